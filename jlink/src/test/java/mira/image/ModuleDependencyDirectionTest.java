@@ -1,0 +1,115 @@
+package mira.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency direction of docs/architecture.md, checked over the sources: which Mira modules
+ * each module may use, and which libraries are fenced out of which layers.
+ */
+class ModuleDependencyDirectionTest {
+  private static final Path MODULES = Path.of(System.getProperty("mira.repo", "..")).resolve("modules");
+  private static final Pattern IMPORT = Pattern.compile("^\\s*import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
+  private static final Pattern REQUIRES = Pattern.compile("^\\s*requires\\s+(?:transitive\\s+|static\\s+)*([\\w.]+)\\s*;", Pattern.MULTILINE);
+
+  /** Mira modules each module may require; arrows point at what is required. */
+  private static final Map<String, Set<String>> ALLOWED = Map.of(
+      "proto", Set.of(),
+      "wal", Set.of(),
+      "block", Set.of("proto"),
+      "query", Set.of("block", "proto"),
+      "alert", Set.of("query", "block", "proto"),
+      "server", Set.of("alert", "query", "block", "proto", "wal"),
+      "tui", Set.of("query", "block", "proto"),
+      "bench", Set.of("server", "alert", "query", "block", "proto", "wal"));
+
+  /** Library package prefixes a module must not touch. */
+  private static final Map<String, List<String>> FENCED = Map.of(
+      "proto", List.of("io.helidon", "org.apache.arrow"),
+      "wal", List.of("io.helidon", "org.apache.arrow", "io.opentelemetry", "com.google.protobuf"),
+      "block", List.of("io.helidon"),
+      "query", List.of("io.helidon"),
+      "alert", List.of("io.helidon"),
+      "tui", List.of("io.helidon"));
+
+  record Use(String module, Path file, String name) {}
+
+  static List<Use> uses() throws IOException {
+    List<Use> out = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(MODULES)) {
+      for (Path m : dirs.filter(Files::isDirectory).toList()) {
+        Path src = m.resolve("src/main/java");
+        if (!Files.isDirectory(src)) {
+          continue;
+        }
+        try (Stream<Path> files = Files.walk(src)) {
+          for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+            String text = Files.readString(f);
+            Matcher i = IMPORT.matcher(text);
+            while (i.find()) {
+              out.add(new Use(m.getFileName().toString(), f, i.group(1)));
+            }
+            if (f.getFileName().toString().equals("module-info.java")) {
+              Matcher r = REQUIRES.matcher(text);
+              while (r.find()) {
+                out.add(new Use(m.getFileName().toString(), f, r.group(1)));
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theScannerSeesKnownDependencies() throws IOException {
+    List<Use> uses = uses();
+    // Positive controls: if these disappear the scanner is broken, not the code clean.
+    assertThat(uses).anyMatch(u -> u.module().equals("server") && u.name().startsWith("io.helidon.webserver"));
+    assertThat(uses).anyMatch(u -> u.module().equals("server") && u.name().equals("mira.proto"));
+    assertThat(uses).anyMatch(u -> u.module().equals("proto") && u.name().startsWith("com.fasterxml.jackson"));
+  }
+
+  @Test
+  void miraModulesDependOnlyDownwards() throws IOException {
+    List<String> violations = new ArrayList<>();
+    for (Use u : uses()) {
+      if (!u.name().startsWith("mira.")) {
+        continue;
+      }
+      String target = u.name().split("\\.")[1];
+      Set<String> allowed = ALLOWED.get(u.module());
+      if (allowed == null) {
+        violations.add("module " + u.module() + " is not in the dependency table of this test");
+      } else if (!target.equals(u.module()) && ALLOWED.containsKey(target) && !allowed.contains(target)) {
+        violations.add(u.file() + ": mira." + u.module() + " uses " + u.name());
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+
+  @Test
+  void fencedLibrariesStayOutOfLowerLayers() throws IOException {
+    List<String> violations = new ArrayList<>();
+    for (Use u : uses()) {
+      for (String prefix : FENCED.getOrDefault(u.module(), List.of())) {
+        if (u.name().equals(prefix) || u.name().startsWith(prefix + ".")) {
+          violations.add(u.file() + ": mira." + u.module() + " uses " + u.name());
+        }
+      }
+    }
+    assertThat(violations).isEmpty();
+  }
+}

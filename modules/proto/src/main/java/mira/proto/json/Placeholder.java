@@ -1,0 +1,2 @@
+package mira.proto.json;
+final class Placeholder {}

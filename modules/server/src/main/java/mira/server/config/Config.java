@@ -1,0 +1,37 @@
+package mira.server.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A validated configuration. Built only by {@link ConfigLoader}; every field has been checked.
+ *
+ * @param node this replica's name (1..63 of {@code [A-Za-z0-9._-]})
+ * @param dataDir the data directory as given (relative paths resolve against the working directory)
+ * @param grpcListen OTLP/gRPC listen address
+ * @param httpListen HTTP listen address (OTLP/HTTP, API, probes)
+ * @param retentionTtl how long blocks are kept after their newest record
+ * @param ingestShards flushers per signal, 1..16, already resolved from "auto"
+ * @param ingestQueue total exports that may wait across a signal's shards
+ * @param ingestWal whether exports are acknowledged from the write-ahead log
+ * @param maxRequestBytes the one size limit on an export, in bytes
+ * @param alertRules the alert rules file, if alerting is on
+ * @param linkBase the UI's external base URL, or empty
+ */
+public record Config(
+    String node,
+    Path dataDir,
+    HostPort grpcListen,
+    HostPort httpListen,
+    Duration retentionTtl,
+    int ingestShards,
+    int ingestQueue,
+    boolean ingestWal,
+    long maxRequestBytes,
+    Optional<Path> alertRules,
+    String linkBase) {
+
+  /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
+  public static final int MAX_SHARDS = 16;
+}

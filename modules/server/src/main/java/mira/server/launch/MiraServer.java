@@ -1,0 +1,133 @@
+package mira.server.launch;
+
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.grpc.GrpcConfig;
+import io.helidon.webserver.grpc.GrpcRouting;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http2.Http2Config;
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicBoolean;
+import mira.server.config.Config;
+import mira.server.config.HostPort;
+
+/**
+ * The running process: the two Helidon listeners and everything they serve.
+ *
+ * <p>The default socket is OTLP/gRPC (HTTP/2 prior knowledge); the socket named {@code http} is
+ * HTTP/1.1 for OTLP/HTTP, the query API and the probes. {@link #start} returns only once both are
+ * bound; until then {@code /readyz} does not answer 200.
+ */
+public final class MiraServer implements AutoCloseable {
+  private static final Logger LOG = System.getLogger(MiraServer.class.getName());
+  static final String HTTP_SOCKET = "http";
+
+  private final WebServer web;
+  private final AtomicBoolean ready;
+
+  private MiraServer(WebServer web, AtomicBoolean ready) {
+    this.web = web;
+    this.ready = ready;
+  }
+
+  /**
+   * Binds both listeners and starts serving.
+   *
+   * @throws StartupException if either address cannot be bound (named in the message)
+   */
+  public static MiraServer start(Config config, DataDirectory.Checked data) throws StartupException {
+    // Helidon logs a bind failure and shuts down without saying which socket failed, so each
+    // address is tried first; the check after start covers the race of losing one in between.
+    requireBindable("gRPC", config.grpcListen());
+    requireBindable("HTTP", config.httpListen());
+    AtomicBoolean ready = new AtomicBoolean();
+    int grpcLimit = (int) Math.min(Integer.MAX_VALUE - 8, config.maxRequestBytes());
+    WebServer web = WebServer.builder()
+        .shutdownHook(false)
+        .host(config.grpcListen().host())
+        .port(config.grpcListen().port())
+        .protocolsDiscoverServices(false)
+        .addProtocol(Http2Config.create())
+        .addProtocol(GrpcConfig.builder().enableCompression(true).maxReadBufferSize(grpcLimit).build())
+        .addRouting(GrpcRouting.builder())
+        .putSocket(HTTP_SOCKET, l -> l
+            .host(config.httpListen().host())
+            .port(config.httpListen().port())
+            .protocolsDiscoverServices(false)
+            .addProtocol(Http1Config.create())
+            .routing(r -> probes(r, ready)))
+        .build();
+    try {
+      web.start();
+    } catch (RuntimeException e) {
+      throw new StartupException("cannot start listeners (gRPC " + config.grpcListen() + ", HTTP "
+          + config.httpListen() + "): " + e.getMessage(), e);
+    }
+    // Helidon does not throw when an address is taken: it logs and leaves that listener down.
+    if (!web.isRunning() || web.port() < 0 || web.port(HTTP_SOCKET) < 0) {
+      if (web.isRunning()) {
+        web.stop();
+      }
+      requireBindable("gRPC", config.grpcListen());
+      requireBindable("HTTP", config.httpListen());
+      throw new StartupException("cannot bind gRPC listen address " + config.grpcListen() + " or HTTP listen address "
+          + config.httpListen());
+    }
+    ready.set(true);
+    return new MiraServer(web, ready);
+  }
+
+  private static void requireBindable(String what, HostPort address) throws StartupException {
+    if (address.port() == 0) {
+      return;
+    }
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress(InetAddress.getByName(address.host()), address.port()));
+    } catch (IOException e) {
+      throw new StartupException("cannot bind " + what + " listen address " + address + ": "
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+    }
+  }
+
+  private static void probes(HttpRouting.Builder r, AtomicBoolean ready) {
+    r.get("/readyz", (req, res) -> {
+      if (ready.get()) {
+        res.send("ok\n");
+      } else {
+        res.status(503).send("starting\n");
+      }
+    });
+    r.get("/health", (req, res) -> {
+      if (ready.get()) {
+        res.send("ok\n");
+      } else {
+        res.status(503).send("starting\n");
+      }
+    });
+  }
+
+  /** The bound gRPC port (useful when the config asked for port 0). */
+  public int grpcPort() {
+    return web.port();
+  }
+
+  /** The bound HTTP port. */
+  public int httpPort() {
+    return web.port(HTTP_SOCKET);
+  }
+
+  /** Stops accepting, lets in-flight requests finish and releases both sockets. */
+  @Override
+  public void close() {
+    if (ready.getAndSet(false) && web.isRunning()) {
+      web.stop();
+      LOG.log(Level.INFO, "listeners stopped");
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/** The Mira process: flags, config, Helidon listeners, OTLP receivers, ingest pipeline, HTTP API. */
+module mira.server {
+  requires mira.proto;
+  requires io.helidon.webserver;
+  requires io.helidon.webserver.http2;
+  requires io.helidon.webserver.grpc;
+  requires org.snakeyaml.engine;
+  requires java.logging;
+  requires jdk.unsupported;
+
+  exports mira.server.config;
+  exports mira.server.launch;
+}
