@@ -15,4 +15,5 @@ module mira.proto {
   exports io.opentelemetry.proto.collector.trace.v1;
   exports io.opentelemetry.proto.collector.metrics.v1;
   exports mira.proto.json;
+  exports mira.proto.wire;
 }

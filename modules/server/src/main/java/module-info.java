@@ -10,4 +10,5 @@ module mira.server {
 
   exports mira.server.config;
   exports mira.server.launch;
+  exports mira.server.ingest;
 }

@@ -1,0 +1,40 @@
+package mira.server.ingest;
+
+import java.time.Duration;
+import mira.proto.wire.Signal;
+
+/**
+ * Where the OTLP receivers hand an export once they have its protobuf bytes (inflated, within the
+ * size limit, JSON already converted). The implementation validates, queues and acknowledges.
+ *
+ * <p>Thread-safe; called from many request threads at once. May block (up to the admission wait)
+ * when every shard's queue is full.
+ */
+public interface IngestSink {
+
+  /**
+   * Submits one export request.
+   *
+   * @param signal which Export*ServiceRequest {@code body} holds
+   * @param body the serialized Export*ServiceRequest; the sink may keep the array, the caller must
+   *     not reuse it
+   * @param length how many bytes of {@code body} are the request
+   * @return what to tell the client
+   */
+  Outcome submit(Signal signal, byte[] body, int length);
+
+  /** What became of a submitted export. */
+  sealed interface Outcome {}
+
+  /** Stored (or durably logged): answer 200 / OK with an empty Export*ServiceResponse. */
+  record Accepted(long records) implements Outcome {}
+
+  /** The export does not decode or is invalid: 400 / INVALID_ARGUMENT, naming what was wrong. */
+  record Invalid(String message) implements Outcome {}
+
+  /** Overloaded or storage failing for now: 503 + Retry-After / UNAVAILABLE + RetryInfo. */
+  record Retry(String message, Duration after) implements Outcome {}
+
+  /** Can never be stored (e.g. cannot fit an empty block): 500 / INTERNAL. */
+  record Permanent(String message) implements Outcome {}
+}
