@@ -1,0 +1,81 @@
+package mira.block.column;
+
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+
+/** Booleans, bit-packed as Arrow stores them. */
+public final class BoolColumn extends Column {
+  private Bits values = new Bits();
+
+  public BoolColumn(String name, boolean nullable) {
+    super(name, nullable);
+  }
+
+  public void append(boolean v) {
+    values.set(size, v);
+    markValid(size++, true);
+  }
+
+  public void appendNull() {
+    values.set(size, false);
+    markValid(size++, false);
+  }
+
+  public boolean get(int i) {
+    return values.get(i);
+  }
+
+  @Override
+  public Field field() {
+    return new Field(name, new FieldType(nullable, ArrowType.Bool.INSTANCE, null), null);
+  }
+
+  @Override
+  public long byteSize() {
+    return ((size >>> 3) + 1) * (nullable ? 2L : 1L);
+  }
+
+  @Override
+  public void truncate(int n) {
+    if (n < size) {
+      truncateValidity(n);
+      size = n;
+    }
+  }
+
+  @Override
+  public void appendRange(Column other, int from, int to) {
+    BoolColumn o = (BoolColumn) other;
+    for (int i = from; i < to; i++) {
+      values.set(size + i - from, o.values.get(i));
+    }
+    appendValidity(o, from, to);
+    size += to - from;
+  }
+
+  @Override
+  public Column copy(int n) {
+    BoolColumn c = new BoolColumn(name, nullable);
+    c.values = values.copy(n);
+    copyValidityInto(c, n);
+    c.size = n;
+    return c;
+  }
+
+  @Override
+  public BoolColumn emptyLike() {
+    return new BoolColumn(name, nullable);
+  }
+
+  @Override
+  public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
+    nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
+    buffers.add(validityBuffer(rows, allocator));
+    buffers.add(Buffers.fromBytes(values.array(), (rows + 7) >>> 3, allocator));
+  }
+}

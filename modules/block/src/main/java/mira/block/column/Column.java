@@ -1,0 +1,158 @@
+package mira.block.column;
+
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * One column of a table being built. Not thread-safe: a column belongs to one flusher (or to the
+ * request thread decoding into a private batch).
+ */
+public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, DictColumn, ListColumn {
+  protected final String name;
+  protected final boolean nullable;
+  protected int size;
+  protected Bits validity;
+  protected int nullCount;
+
+  Column(String name, boolean nullable) {
+    this.name = name;
+    this.nullable = nullable;
+    this.validity = nullable ? new Bits() : null;
+  }
+
+  public final String name() {
+    return name;
+  }
+
+  /** Number of values (rows). */
+  public final int size() {
+    return size;
+  }
+
+  public final boolean nullable() {
+    return nullable;
+  }
+
+  /** The Arrow field this column is written as. */
+  public abstract Field field();
+
+  /** Approximate bytes this column will occupy in an Arrow file. */
+  public abstract long byteSize();
+
+  /** Forgets every value from row {@code n} on. */
+  public abstract void truncate(int n);
+
+  /** Appends rows {@code [from, to)} of {@code other}, which must be the same kind of column. */
+  public abstract void appendRange(Column other, int from, int to);
+
+  /** Appends every row of {@code other}. */
+  public final void appendColumn(Column other) {
+    appendRange(other, 0, other.size());
+  }
+
+  /** A deep copy of the first {@code n} rows (for read-your-writes snapshots). */
+  public abstract Column copy(int n);
+
+  /** A column of the same kind and name holding no values. */
+  public abstract Column emptyLike();
+
+  /**
+   * Adds this column's Arrow field nodes and buffers, in IPC order, for the first {@code rows} rows.
+   * Buffers are allocated from {@code allocator} and owned by the caller.
+   */
+  public abstract void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator);
+
+  /** True if row {@code i} holds a value. */
+  public final boolean isSet(int i) {
+    return !nullable || validity.get(i);
+  }
+
+  protected final void markValid(int i, boolean valid) {
+    if (nullable) {
+      validity.set(i, valid);
+      if (!valid) {
+        nullCount++;
+      }
+    } else if (!valid) {
+      throw new IllegalStateException("null in non-nullable column " + name);
+    }
+  }
+
+  protected final void truncateValidity(int n) {
+    if (nullable && n < size) {
+      int nulls = 0;
+      for (int i = n; i < size; i++) {
+        if (!validity.get(i)) {
+          nulls++;
+        }
+      }
+      nullCount -= nulls;
+    }
+  }
+
+  /** Appends the validity of rows {@code [from, to)} of {@code o} after this column's rows. */
+  protected final void appendValidity(Column o, int from, int to) {
+    if (nullable) {
+      if (o.nullable) {
+        if (from == 0 && to == o.size) {
+          validity.copyFrom(o.validity, size, to);
+          nullCount += o.nullCount;
+        } else {
+          for (int i = from; i < to; i++) {
+            boolean v = o.validity.get(i);
+            validity.set(size + i - from, v);
+            if (!v) {
+              nullCount++;
+            }
+          }
+        }
+      } else {
+        for (int i = from; i < to; i++) {
+          validity.set(size + i - from, true);
+        }
+      }
+    } else if (o.nullable && o.nullCount(to) - o.nullCount(from) > 0) {
+      throw new IllegalStateException("nulls into non-nullable column " + name);
+    }
+  }
+
+  protected final void copyValidityInto(Column c, int n) {
+    if (nullable) {
+      c.validity = validity.copy(n);
+      int nulls = 0;
+      for (int i = 0; i < n; i++) {
+        if (!validity.get(i)) {
+          nulls++;
+        }
+      }
+      c.nullCount = nulls;
+    }
+  }
+
+  protected final int nullCount(int rows) {
+    if (!nullable) {
+      return 0;
+    }
+    if (rows == size) {
+      return nullCount;
+    }
+    int nulls = 0;
+    for (int i = 0; i < rows; i++) {
+      if (!validity.get(i)) {
+        nulls++;
+      }
+    }
+    return nulls;
+  }
+
+  /** The validity buffer for IPC: empty when non-nullable (Arrow reads that as all valid). */
+  protected final ArrowBuf validityBuffer(int rows, BufferAllocator allocator) {
+    if (!nullable) {
+      return allocator.getEmpty();
+    }
+    return Buffers.fromBytes(validity.array(), (rows + 7) >>> 3, allocator);
+  }
+}

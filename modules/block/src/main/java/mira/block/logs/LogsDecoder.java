@@ -1,0 +1,341 @@
+package mira.block.logs;
+
+import mira.block.column.DictColumn;
+import mira.block.column.FixedColumn;
+import mira.block.column.VarColumn;
+import mira.block.table.AnyValueReader;
+import mira.block.table.AttrWriter;
+import mira.block.table.Attributes;
+import mira.block.table.Envelope;
+import mira.block.table.Table;
+import mira.block.table.TooLargeException;
+import mira.proto.wire.ProtoReader;
+import mira.proto.wire.WireException;
+
+/**
+ * Decodes an {@code ExportLogsServiceRequest} from its wire bytes straight into a
+ * {@link LogsBatch}: one pass over each log record, no protobuf objects, nothing allocated per
+ * record. Field paths in errors use the proto field names. Not thread-safe; one per thread.
+ */
+public final class LogsDecoder {
+  private final ProtoReader top = new ProtoReader();
+  private final ProtoReader rl = new ProtoReader();
+  private final ProtoReader sl = new ProtoReader();
+  private final ProtoReader rec = new ProtoReader();
+  private final AnyValueReader body = new AnyValueReader();
+
+  /**
+   * Decodes {@code buf[off, off + len)}.
+   *
+   * @param receivedAt the receive time (ns since the epoch), used when a record has no time at all
+   * @throws WireException naming the malformed field
+   * @throws TooLargeException if the export cannot fit an empty block
+   */
+  public LogsBatch decode(byte[] buf, int off, int len, long receivedAt) throws WireException, TooLargeException {
+    LogsBatch batch = new LogsBatch();
+    Envelope env = new Envelope(batch);
+    Sink sink = new Sink(batch, receivedAt);
+    top.reset(buf, off, off + len);
+    int i = 0;
+    while (top.next()) {
+      if (top.field() != 1) {
+        continue;
+      }
+      try {
+        top.expect(ProtoReader.LEN);
+        resourceLogs(buf, env, sink);
+      } catch (WireException e) {
+        throw WireException.at("resource_logs[" + i + "]", e);
+      } catch (TooLargeException e) {
+        throw new TooLargeException("resource_logs[" + i + "]: " + e.getMessage());
+      }
+      i++;
+    }
+    batch.check();
+    return batch;
+  }
+
+  private void resourceLogs(byte[] buf, Envelope env, Sink sink) throws WireException, TooLargeException {
+    rl.enter(top);
+    int resStart = -1;
+    int resEnd = -1;
+    int schemaStart = -1;
+    int schemaEnd = -1;
+    while (rl.next()) {
+      switch (rl.field()) {
+        case 1 -> {
+          expect(rl, "resource");
+          resStart = rl.start();
+          resEnd = rl.end();
+        }
+        case 3 -> {
+          utf8(rl, "schema_url");
+          schemaStart = rl.start();
+          schemaEnd = rl.end();
+        }
+        default -> { }
+      }
+    }
+    int resourceId = env.resource(buf, resStart, resEnd, schemaStart, schemaEnd);
+    rl.enter(top);
+    int j = 0;
+    while (rl.next()) {
+      if (rl.field() != 2) {
+        continue;
+      }
+      try {
+        rl.expect(ProtoReader.LEN);
+        scopeLogs(buf, env, sink, resourceId);
+      } catch (WireException e) {
+        throw WireException.at("scope_logs[" + j + "]", e);
+      }
+      j++;
+    }
+  }
+
+  private void scopeLogs(byte[] buf, Envelope env, Sink sink, int resourceId) throws WireException, TooLargeException {
+    sl.enter(rl);
+    int scopeStart = -1;
+    int scopeEnd = -1;
+    int schemaStart = -1;
+    int schemaEnd = -1;
+    while (sl.next()) {
+      switch (sl.field()) {
+        case 1 -> {
+          expect(sl, "scope");
+          scopeStart = sl.start();
+          scopeEnd = sl.end();
+        }
+        case 3 -> {
+          utf8(sl, "schema_url");
+          schemaStart = sl.start();
+          schemaEnd = sl.end();
+        }
+        default -> { }
+      }
+    }
+    int scopeId = env.scope(buf, scopeStart, scopeEnd, schemaStart, schemaEnd);
+    sl.enter(rl);
+    int k = 0;
+    while (sl.next()) {
+      if (sl.field() != 2) {
+        continue;
+      }
+      try {
+        sl.expect(ProtoReader.LEN);
+        record(buf, sink, resourceId, scopeId);
+      } catch (WireException e) {
+        throw WireException.at("log_records[" + k + "]", e);
+      }
+      k++;
+    }
+  }
+
+  private void record(byte[] buf, Sink s, int resourceId, int scopeId) throws WireException, TooLargeException {
+    rec.enter(sl);
+    int id = s.id.size();
+    long time = 0;
+    long observed = 0;
+    int severity = 0;
+    int sevStart = -1;
+    int sevEnd = -1;
+    int eventStart = -1;
+    int eventEnd = -1;
+    int bodyStart = -1;
+    int bodyEnd = -1;
+    int traceStart = -1;
+    int traceLen = 0;
+    int spanStart = -1;
+    int spanLen = 0;
+    int flags = 0;
+    int dropped = 0;
+    int attr = 0;
+    while (rec.next()) {
+      switch (rec.field()) {
+        case 1 -> time = fixed64(rec, "time_unix_nano");
+        case 2 -> severity = (int) varint(rec, "severity_number");
+        case 3 -> {
+          utf8(rec, "severity_text");
+          sevStart = rec.start();
+          sevEnd = rec.end();
+        }
+        case 5 -> {
+          expect(rec, "body");
+          bodyStart = rec.start();
+          bodyEnd = rec.end();
+        }
+        case 6 -> {
+          try {
+            s.attrs.append(rec, id);
+          } catch (WireException e) {
+            throw WireException.at("attributes[" + attr + "]", e);
+          }
+          attr++;
+        }
+        case 7 -> dropped = (int) varint(rec, "dropped_attributes_count");
+        case 8 -> flags = fixed32(rec, "flags");
+        case 9 -> {
+          expect(rec, "trace_id");
+          traceStart = rec.start();
+          traceLen = rec.length();
+        }
+        case 10 -> {
+          expect(rec, "span_id");
+          spanStart = rec.start();
+          spanLen = rec.length();
+        }
+        case 11 -> observed = fixed64(rec, "observed_time_unix_nano");
+        case 12 -> {
+          utf8(rec, "event_name");
+          eventStart = rec.start();
+          eventEnd = rec.end();
+        }
+        default -> { }
+      }
+    }
+    s.id.appendInt(id);
+    long effective = time != 0 ? time : observed != 0 ? observed : s.receivedAt;
+    s.time.appendLong(effective);
+    s.batch.observeTime(effective);
+    if (observed != 0) {
+      s.observed.appendLong(observed);
+    } else {
+      s.observed.appendNull();
+    }
+    if (severity != 0) {
+      s.severity.appendInt(severity);
+    } else {
+      s.severity.appendNull();
+    }
+    dict(s.severityText, buf, sevStart, sevEnd, "severity_text");
+    dict(s.eventName, buf, eventStart, eventEnd, "event_name");
+    if (bodyStart < 0) {
+      s.body.appendNull();
+      s.bodySer.appendNull();
+    } else {
+      try {
+        body.read(buf, bodyStart, bodyEnd);
+      } catch (WireException e) {
+        throw WireException.at("body", e);
+      }
+      if (body.kind() == Attributes.TYPE_STR) {
+        s.body.append(buf, body.start(), body.length());
+        s.bodySer.appendNull();
+      } else {
+        s.body.appendNull();
+        s.bodySer.append(buf, bodyStart, bodyEnd - bodyStart);
+      }
+    }
+    id(s.traceId, buf, traceStart, traceLen, 16, "trace_id");
+    id(s.spanId, buf, spanStart, spanLen, 8, "span_id");
+    if (flags != 0) {
+      s.flags.appendInt(flags);
+    } else {
+      s.flags.appendNull();
+    }
+    s.dropped.appendInt(dropped);
+    s.resourceId.appendShort(resourceId);
+    s.scopeId.appendShort(scopeId);
+  }
+
+  static void dict(DictColumn c, byte[] buf, int start, int end, String name) throws TooLargeException {
+    if (start < 0 || end == start) {
+      c.appendNull();
+    } else if (!c.append(buf, start, end - start)) {
+      throw new TooLargeException("more than " + DictColumn.CAPACITY + " distinct " + name + " values");
+    }
+  }
+
+  /** An OTLP id: absent or empty is null; otherwise exactly {@code width} bytes. */
+  static void id(FixedColumn c, byte[] buf, int start, int len, int width, String name) throws WireException {
+    if (start < 0 || len == 0) {
+      c.appendNull();
+    } else if (len != width) {
+      throw new WireException(name + ": has " + len + " bytes, expected " + width);
+    } else {
+      c.appendBytes(buf, start);
+    }
+  }
+
+  static void expect(ProtoReader r, String name) throws WireException {
+    try {
+      r.expect(ProtoReader.LEN);
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  static void utf8(ProtoReader r, String name) throws WireException {
+    try {
+      r.requireUtf8();
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  static long varint(ProtoReader r, String name) throws WireException {
+    try {
+      return r.varint();
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  static long fixed64(ProtoReader r, String name) throws WireException {
+    try {
+      return r.fixed64();
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  static int fixed32(ProtoReader r, String name) throws WireException {
+    try {
+      return r.fixed32();
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  /** The batch's columns, looked up once per export. */
+  private static final class Sink {
+    final LogsBatch batch;
+    final long receivedAt;
+    final AttrWriter attrs;
+    final FixedColumn id;
+    final FixedColumn time;
+    final FixedColumn observed;
+    final FixedColumn severity;
+    final DictColumn severityText;
+    final DictColumn eventName;
+    final VarColumn body;
+    final VarColumn bodySer;
+    final FixedColumn traceId;
+    final FixedColumn spanId;
+    final FixedColumn flags;
+    final FixedColumn dropped;
+    final FixedColumn resourceId;
+    final FixedColumn scopeId;
+
+    Sink(LogsBatch batch, long receivedAt) {
+      this.batch = batch;
+      this.receivedAt = receivedAt;
+      Table t = batch.table(LogsBatch.LOGS);
+      this.attrs = new AttrWriter(batch.table(LogsBatch.LOG_ATTRS));
+      this.id = (FixedColumn) t.column(LogsBatch.ID);
+      this.time = (FixedColumn) t.column(LogsBatch.TIME);
+      this.observed = (FixedColumn) t.column(LogsBatch.OBSERVED);
+      this.severity = (FixedColumn) t.column(LogsBatch.SEVERITY_NUMBER);
+      this.severityText = (DictColumn) t.column(LogsBatch.SEVERITY_TEXT);
+      this.eventName = (DictColumn) t.column(LogsBatch.EVENT_NAME);
+      this.body = (VarColumn) t.column(LogsBatch.BODY);
+      this.bodySer = (VarColumn) t.column(LogsBatch.BODY_SER);
+      this.traceId = (FixedColumn) t.column(LogsBatch.TRACE_ID);
+      this.spanId = (FixedColumn) t.column(LogsBatch.SPAN_ID);
+      this.flags = (FixedColumn) t.column(LogsBatch.FLAGS);
+      this.dropped = (FixedColumn) t.column(LogsBatch.DROPPED);
+      this.resourceId = (FixedColumn) t.column(LogsBatch.RESOURCE_ID);
+      this.scopeId = (FixedColumn) t.column(LogsBatch.SCOPE_ID);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package mira.block.publish;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+import mira.block.BlockName;
+import mira.block.table.Batch;
+import mira.block.table.Table;
+import mira.proto.wire.Signal;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * Publishes sealed blocks of one signal for one node under {@code <data>/<signal>/}.
+ *
+ * <p>Steps: write every non-empty table into {@code <signal>/.staging/<block name>} (created with
+ * create-not-exists, so a leftover is never merged into a new block), fsync each file and the
+ * staging directory, rename it to {@code <signal>/p=<hour>/<block name>}, fsync the partition
+ * directory and the signal directory (the partition may be new, and its own entry lives there).
+ * The staging name is the final name, unique per block content, so two writers can never share one.
+ *
+ * <p>Thread-safe: shards of one signal publish concurrently with distinct sequence numbers.
+ */
+public final class Publisher {
+  public static final String STAGING = ".staging";
+
+  private final Path signalDir;
+  private final Signal signal;
+  private final int node;
+  private final BufferAllocator allocator;
+
+  /**
+   * @param dataDir the data directory (already checked)
+   * @param allocator parent of the allocators used while writing; owned by the caller
+   */
+  public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator) throws IOException {
+    this.signalDir = dataDir.resolve(signal.dir());
+    this.signal = signal;
+    this.node = BlockName.nodeId(node);
+    this.allocator = allocator;
+    Files.createDirectories(signalDir.resolve(STAGING));
+  }
+
+  public Signal signal() {
+    return signal;
+  }
+
+  public int node() {
+    return node;
+  }
+
+  /**
+   * Publishes {@code batch} as block number {@code seq}.
+   *
+   * @param walHi the write-ahead log position the block covers (0 without a log)
+   * @return the published block's directory
+   * @throws IOException if any step fails; nothing is then visible and the staging directory is
+   *     removed (best effort)
+   */
+  public Path publish(Batch batch, long seq, long walHi) throws IOException {
+    if (batch.isEmpty()) {
+      throw new IllegalArgumentException("empty block");
+    }
+    BlockName name = new BlockName(batch.minTime(), batch.maxTime(), node, seq, walHi);
+    Path staging = signalDir.resolve(STAGING).resolve(name.dirName());
+    boolean published = false;
+    try {
+      Files.createDirectory(staging);
+      for (Table t : batch.tables()) {
+        if (t.rows() > 0) {
+          TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator);
+        }
+      }
+      fsyncDir(staging);
+      Path partition = signalDir.resolve(name.partition());
+      Files.createDirectories(partition);
+      Path target = partition.resolve(name.dirName());
+      if (Files.exists(target)) {
+        throw new FileAlreadyExistsException(target.toString(), null, "block already published");
+      }
+      Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+      published = true;
+      fsyncDir(partition);
+      fsyncDir(signalDir);
+      return target;
+    } finally {
+      if (!published) {
+        deleteTree(staging);
+      }
+    }
+  }
+
+  /**
+   * The next sequence number for this node and signal: one above the highest published, or 0.
+   * Read once at boot, before any shard publishes.
+   */
+  public long resumeSequence() throws IOException {
+    long max = -1;
+    try (DirectoryStream<Path> parts = Files.newDirectoryStream(signalDir, "p=*")) {
+      for (Path p : parts) {
+        try (DirectoryStream<Path> blocks = Files.newDirectoryStream(p)) {
+          for (Path b : blocks) {
+            Optional<BlockName> n = BlockName.parse(b.getFileName().toString());
+            if (n.isPresent() && n.get().node() == node && n.get().seq() > max) {
+              max = n.get().seq();
+            }
+          }
+        }
+      }
+    }
+    return max + 1;
+  }
+
+  /**
+   * Removes this node's staging directories left by a crash. Other nodes' are left alone: on a
+   * shared data directory they may be publishing right now.
+   *
+   * @return how many were removed
+   */
+  public int sweepStaging() throws IOException {
+    int n = 0;
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(signalDir.resolve(STAGING))) {
+      for (Path p : s) {
+        Optional<BlockName> b = BlockName.parse(p.getFileName().toString());
+        if (b.isPresent() && b.get().node() == node) {
+          deleteTree(p);
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** fsync of a directory: persists the entries in it (Linux allows it on a read-only descriptor). */
+  public static void fsyncDir(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+
+  static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // Best effort: a leftover staging directory is removed at the next boot.
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package mira.block.publish;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import mira.block.column.Column;
+import mira.block.column.DictColumn;
+import mira.block.table.Table;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Writes one {@link Table} as a standard Arrow IPC file (one record batch), fsynced.
+ *
+ * <p>The footer's custom metadata carries {@value #CRC_KEY} (CRC32C, 8 hex digits) over the bytes
+ * {@code [8, 8 + body_len)} — schema message, dictionary batches and the record batch — and
+ * {@value #LEN_KEY}. The length is stored, not derived, so a reader never has to guess where the
+ * covered region ends.
+ */
+public final class TableWriter {
+  public static final String CRC_KEY = "mira.crc32c";
+  public static final String LEN_KEY = "mira.body_len";
+  /** Bytes before the covered region: "ARROW1" and two bytes of padding. */
+  public static final int BODY_OFFSET = 8;
+
+  private TableWriter() {}
+
+  /**
+   * Writes {@code rows} rows of {@code table} to {@code file} (which must not exist) and fsyncs it.
+   *
+   * @return bytes written
+   */
+  public static long write(Table table, int rows, Path file, BufferAllocator parent) throws IOException {
+    try (BufferAllocator allocator = parent.newChildAllocator("write " + table.file(), 0, Long.MAX_VALUE)) {
+      List<Field> fields = new ArrayList<>();
+      DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
+      List<Dictionary> dictionaries = new ArrayList<>();
+      List<ArrowFieldNode> nodes = new ArrayList<>();
+      List<ArrowBuf> buffers = new ArrayList<>();
+      long dictId = 0;
+      try {
+        for (Column c : table.columns()) {
+          if (c instanceof DictColumn d) {
+            fields.add(d.field(dictId));
+            Dictionary dict = d.dictionary(dictId, allocator);
+            dictionaries.add(dict);
+            provider.put(dict);
+            dictId++;
+          } else {
+            fields.add(c.field());
+          }
+          c.export(rows, nodes, buffers, allocator);
+        }
+        Schema schema = new Schema(fields);
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+          try (ArrowRecordBatch batch = new ArrowRecordBatch(rows, nodes, buffers)) {
+            new VectorLoader(root).load(batch);
+          }
+          return writeFile(root, provider, file);
+        }
+      } finally {
+        for (ArrowBuf b : buffers) {
+          b.close();
+        }
+        for (Dictionary d : dictionaries) {
+          d.getVector().close();
+        }
+      }
+    }
+  }
+
+  private static long writeFile(VectorSchemaRoot root, DictionaryProvider provider, Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      CrcChannel crc = new CrcChannel(ch);
+      Map<String, String> meta = new HashMap<>();
+      // ArrowFileWriter keeps this map and reads it when it writes the footer in end().
+      ArrowFileWriter w = new ArrowFileWriter(root, provider, crc, meta);
+      w.start();
+      w.writeBatch();
+      long covered = w.bytesWritten() - BODY_OFFSET;
+      meta.put(CRC_KEY, HexFormat.of().toHexDigits((int) crc.freeze()));
+      meta.put(LEN_KEY, Long.toString(covered));
+      w.end();
+      long size = w.bytesWritten();
+      ch.force(true);
+      return size;
+    }
+  }
+
+  /** Passes bytes through while computing CRC32C over everything after the first 8 bytes. */
+  private static final class CrcChannel implements WritableByteChannel {
+    private final FileChannel out;
+    private final CRC32C crc = new CRC32C();
+    private long position;
+    private boolean frozen;
+
+    CrcChannel(FileChannel out) {
+      this.out = out;
+    }
+
+    long freeze() {
+      frozen = true;
+      return crc.getValue();
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      int n = src.remaining();
+      if (!frozen) {
+        ByteBuffer view = src.duplicate();
+        long skip = BODY_OFFSET - position;
+        if (skip > 0) {
+          view.position(view.position() + (int) Math.min(skip, n));
+        }
+        crc.update(view);
+      }
+      int written = 0;
+      while (src.hasRemaining()) {
+        written += out.write(src);
+      }
+      position += written;
+      return written;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return out.isOpen();
+    }
+
+    @Override
+    public void close() {
+      // The caller owns the file channel (it fsyncs before closing).
+    }
+  }
+}

@@ -1,0 +1,277 @@
+package mira.block.table;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import mira.block.column.Column;
+import mira.block.column.FixedColumn;
+import mira.proto.wire.Signal;
+
+/**
+ * The tables of one signal: either a decoded export (one request) or an open block accumulating
+ * many. Tables 0..3 are always resources, resource_attrs, scopes, scope_attrs; the signal's own
+ * tables follow, root table first.
+ *
+ * <p>Resources and scopes are de-duplicated by the bytes that defined them (the Resource message
+ * and its schema_url), so a block holding ten thousand exports from one SDK holds one resource
+ * row. Not thread-safe.
+ */
+public abstract class Batch {
+  public static final int RESOURCES = 0;
+  public static final int RESOURCE_ATTRS = 1;
+  public static final int SCOPES = 2;
+  public static final int SCOPE_ATTRS = 3;
+  /** The first signal-specific table, the root table (logs, spans, metrics). */
+  public static final int ROOT = 4;
+
+  /** UInt16 ids address this many resources or scopes per block. */
+  public static final int MAX_RESOURCES = 65536;
+
+  protected final Table[] tables;
+  /** Identity bytes of each resource / scope row, by id. */
+  private byte[][] resourceIdentity = new byte[8][];
+  private byte[][] scopeIdentity = new byte[8][];
+  private Map<Identity, Integer> resourceIndex;
+  private Map<Identity, Integer> scopeIndex;
+  protected long minTime = Long.MAX_VALUE;
+  protected long maxTime = Long.MIN_VALUE;
+
+  protected Batch(Table[] tables) {
+    this.tables = tables;
+  }
+
+  public abstract Signal signal();
+
+  /** A new, empty batch of the same signal (an open block starts as one). */
+  public abstract Batch newEmpty();
+
+  public final Table[] tables() {
+    return tables;
+  }
+
+  public final Table table(int i) {
+    return tables[i];
+  }
+
+  /** Rows of the root table: log records, spans or metric data points' parent metrics. */
+  public int rows() {
+    return tables[ROOT].rows();
+  }
+
+  /** Records for accounting: log records, spans, or data points. */
+  public abstract long records();
+
+  public final boolean isEmpty() {
+    return tables[ROOT].rows() == 0;
+  }
+
+  /** Smallest record time (ns since the epoch), or Long.MAX_VALUE when empty. */
+  public final long minTime() {
+    return minTime;
+  }
+
+  /** Largest record time (ns since the epoch), or Long.MIN_VALUE when empty. */
+  public final long maxTime() {
+    return maxTime;
+  }
+
+  /** Widens the time range to include {@code t}. */
+  public final void observeTime(long t) {
+    if (t < minTime) {
+      minTime = t;
+    }
+    if (t > maxTime) {
+      maxTime = t;
+    }
+  }
+
+  /** Approximate size of the block's Arrow files. */
+  public final long byteSize() {
+    long n = 0;
+    for (Table t : tables) {
+      n += t.byteSize();
+    }
+    return n;
+  }
+
+  public final int resourceCount() {
+    return tables[RESOURCES].rows();
+  }
+
+  public final int scopeCount() {
+    return tables[SCOPES].rows();
+  }
+
+  /**
+   * The id of the resource with these identity bytes, or -1 if this batch has none. Decoders
+   * call it before writing a resource row so one request's repeated resources share a row.
+   */
+  protected final int findResource(byte[] identity) {
+    if (resourceIndex == null) {
+      resourceIndex = new HashMap<>();
+    }
+    Integer id = resourceIndex.get(new Identity(identity));
+    return id == null ? -1 : id;
+  }
+
+  /** Records the identity of the resource row just written with id {@code id}. */
+  protected final void registerResource(int id, byte[] identity) {
+    if (id >= resourceIdentity.length) {
+      resourceIdentity = Arrays.copyOf(resourceIdentity, Math.max(id + 1, resourceIdentity.length * 2));
+    }
+    resourceIdentity[id] = identity;
+    if (resourceIndex == null) {
+      resourceIndex = new HashMap<>();
+    }
+    resourceIndex.put(new Identity(identity), id);
+  }
+
+  protected final int findScope(byte[] identity) {
+    if (scopeIndex == null) {
+      scopeIndex = new HashMap<>();
+    }
+    Integer id = scopeIndex.get(new Identity(identity));
+    return id == null ? -1 : id;
+  }
+
+  protected final void registerScope(int id, byte[] identity) {
+    if (id >= scopeIdentity.length) {
+      scopeIdentity = Arrays.copyOf(scopeIdentity, Math.max(id + 1, scopeIdentity.length * 2));
+    }
+    scopeIdentity[id] = identity;
+    if (scopeIndex == null) {
+      scopeIndex = new HashMap<>();
+    }
+    scopeIndex.put(new Identity(identity), id);
+  }
+
+  /**
+   * Appends every row of {@code other} (a decoded export of the same signal) to this batch.
+   *
+   * @return false, changing nothing, if {@code other} does not fit: a UInt16 dictionary or the
+   *     resource / scope id space would overflow. The caller seals this block and retries on an
+   *     empty one, which any decoded export fits by construction.
+   */
+  public final boolean tryAppend(Batch other) {
+    if (other.signal() != signal()) {
+      throw new IllegalArgumentException(other.signal() + " batch into " + signal() + " block");
+    }
+    int[] resourceMap = new int[other.resourceCount()];
+    int newResources = plan(other.resourceCount(), other.resourceIdentity, this::lookupResource, resourceCount(), resourceMap);
+    int[] scopeMap = new int[other.scopeCount()];
+    int newScopes = plan(other.scopeCount(), other.scopeIdentity, this::lookupScope, scopeCount(), scopeMap);
+    if (resourceCount() + newResources > MAX_RESOURCES || scopeCount() + newScopes > MAX_RESOURCES) {
+      return false;
+    }
+    for (int t = 0; t < tables.length; t++) {
+      if (tables[t].dictionaryOverflow(other.tables[t]) > 0) {
+        return false;
+      }
+    }
+    int[] rowsBefore = new int[tables.length];
+    for (int t = 0; t < tables.length; t++) {
+      rowsBefore[t] = tables[t].rows();
+    }
+    copyNew(other, RESOURCES, RESOURCE_ATTRS, resourceMap, rowsBefore, resourceMap, scopeMap, true);
+    copyNew(other, SCOPES, SCOPE_ATTRS, scopeMap, rowsBefore, resourceMap, scopeMap, false);
+    for (int t = ROOT; t < tables.length; t++) {
+      Table o = other.tables[t];
+      tables[t].appendRange(o, 0, o.rows(), rowsBefore, resourceMap, scopeMap);
+    }
+    if (other.minTime < minTime) {
+      minTime = other.minTime;
+    }
+    if (other.maxTime > maxTime) {
+      maxTime = other.maxTime;
+    }
+    return true;
+  }
+
+  private interface Lookup {
+    int find(byte[] identity);
+  }
+
+  private int lookupResource(byte[] identity) {
+    return findResource(identity);
+  }
+
+  private int lookupScope(byte[] identity) {
+    return findScope(identity);
+  }
+
+  /** Fills {@code map} (other id → this id) and returns how many of other's rows are new here. */
+  private static int plan(int count, byte[][] identities, Lookup lookup, int base, int[] map) {
+    int fresh = 0;
+    for (int i = 0; i < count; i++) {
+      int existing = lookup.find(identities[i]);
+      map[i] = existing >= 0 ? existing : base + fresh++;
+    }
+    return fresh;
+  }
+
+  private void copyNew(Batch other, int table, int attrTable, int[] map, int[] rowsBefore,
+      int[] resourceMap, int[] scopeMap, boolean resources) {
+    Table rows = tables[table];
+    Table attrs = tables[attrTable];
+    Table oRows = other.tables[table];
+    Table oAttrs = other.tables[attrTable];
+    FixedColumn oParent = (FixedColumn) oAttrs.column(0);
+    int attrAt = 0;
+    for (int i = 0; i < oRows.rows(); i++) {
+      int attrEnd = attrAt;
+      while (attrEnd < oParent.size() && oParent.getInt(attrEnd) == i) {
+        attrEnd++;
+      }
+      if (map[i] == rows.rows()) {
+        rows.appendRange(oRows, i, i + 1, rowsBefore, resourceMap, scopeMap);
+        attrs.appendRange(oAttrs, attrAt, attrEnd, rowsBefore, resourceMap, scopeMap);
+        byte[] identity = resources ? other.resourceIdentity[i] : other.scopeIdentity[i];
+        if (resources) {
+          registerResource(map[i], identity);
+        } else {
+          registerScope(map[i], identity);
+        }
+      }
+      attrAt = attrEnd;
+    }
+  }
+
+  /** A deep copy of this batch's current contents (a read-your-writes snapshot). */
+  public final Batch snapshot() {
+    Batch c = newEmpty();
+    for (int t = 0; t < tables.length; t++) {
+      c.tables[t] = tables[t].copy();
+    }
+    c.resourceIdentity = resourceIdentity.clone();
+    c.scopeIdentity = scopeIdentity.clone();
+    c.resourceIndex = resourceIndex == null ? null : new HashMap<>(resourceIndex);
+    c.scopeIndex = scopeIndex == null ? null : new HashMap<>(scopeIndex);
+    c.minTime = minTime;
+    c.maxTime = maxTime;
+    return c;
+  }
+
+  /** Checks every table is rectangular (a decoder bug otherwise). */
+  public final void check() {
+    for (Table t : tables) {
+      t.checkRectangular();
+    }
+  }
+
+  /** Columns of table {@code t}. */
+  protected final Column col(int t, int c) {
+    return tables[t].column(c);
+  }
+
+  private record Identity(byte[] bytes) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Identity i && Arrays.equals(bytes, i.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package mira.block.table;
+
+import java.util.ArrayList;
+import java.util.List;
+import mira.block.column.Column;
+import mira.block.column.DictColumn;
+import mira.block.column.FixedColumn;
+
+/**
+ * A named set of equally long columns, written as one Arrow IPC file ({@link #file()}).
+ *
+ * <p>Columns that hold ids carry a {@link Rebase} rule and, for {@link Rebase#ROWS}, the index of
+ * the table whose row count they are offset by, so appending a batch is generic over signals.
+ */
+public final class Table {
+  private final String file;
+  private final Column[] columns;
+  private final Rebase[] rebase;
+  private final int[] refTable;
+
+  private Table(String file, Column[] columns, Rebase[] rebase, int[] refTable) {
+    this.file = file;
+    this.columns = columns;
+    this.rebase = rebase;
+    this.refTable = refTable;
+  }
+
+  /** Starts a table definition. */
+  public static Builder builder(String file) {
+    return new Builder(file);
+  }
+
+  /** Collects columns in file order. */
+  public static final class Builder {
+    private final String file;
+    private final List<Column> columns = new ArrayList<>();
+    private final List<Rebase> rebase = new ArrayList<>();
+    private final List<Integer> ref = new ArrayList<>();
+
+    private Builder(String file) {
+      this.file = file;
+    }
+
+    public Builder add(Column c) {
+      return add(c, Rebase.NONE, -1);
+    }
+
+    /** Adds a UInt32 id column offset by the row count of table {@code refTable} on append. */
+    public Builder addRows(FixedColumn c, int refTable) {
+      return add(c, Rebase.ROWS, refTable);
+    }
+
+    public Builder add(Column c, Rebase r, int refTable) {
+      columns.add(c);
+      rebase.add(r);
+      ref.add(refTable);
+      return this;
+    }
+
+    public Table build() {
+      int[] refs = new int[ref.size()];
+      for (int i = 0; i < refs.length; i++) {
+        refs[i] = ref.get(i);
+      }
+      return new Table(file, columns.toArray(Column[]::new), rebase.toArray(Rebase[]::new), refs);
+    }
+  }
+
+  /** The file name inside a block directory, e.g. {@code logs.arrow}. */
+  public String file() {
+    return file;
+  }
+
+  public int rows() {
+    return columns.length == 0 ? 0 : columns[0].size();
+  }
+
+  public Column[] columns() {
+    return columns;
+  }
+
+  public Column column(int i) {
+    return columns[i];
+  }
+
+  /** The column called {@code name}; throws if absent (a programming error). */
+  public Column column(String name) {
+    for (Column c : columns) {
+      if (c.name().equals(name)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no column " + name + " in " + file);
+  }
+
+  public long byteSize() {
+    long n = 0;
+    for (Column c : columns) {
+      n += c.byteSize();
+    }
+    return n;
+  }
+
+  /** Every row holds the same number of values in each column (checked after decoding). */
+  public void checkRectangular() {
+    int r = rows();
+    for (Column c : columns) {
+      if (c.size() != r) {
+        throw new IllegalStateException(file + "." + c.name() + " has " + c.size() + " values, table has " + r);
+      }
+    }
+  }
+
+  /** Dictionary values this table lacks from {@code other}, worst column first. */
+  int dictionaryOverflow(Table other) {
+    int worst = 0;
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i] instanceof DictColumn d) {
+        DictColumn od = (DictColumn) other.columns[i];
+        int over = d.entries() + d.missing(od) - DictColumn.CAPACITY;
+        worst = Math.max(worst, over);
+      }
+    }
+    return worst;
+  }
+
+  /**
+   * Appends rows {@code [from, to)} of {@code other} (same layout), rebasing id columns.
+   *
+   * @param rowsBefore row counts of every table of this block before the append, by table index
+   * @param resourceMap other's resource id → this block's, or null if not used by this table
+   * @param scopeMap other's scope id → this block's
+   */
+  void appendRange(Table other, int from, int to, int[] rowsBefore, int[] resourceMap, int[] scopeMap) {
+    for (int i = 0; i < columns.length; i++) {
+      Column c = columns[i];
+      int at = c.size();
+      c.appendRange(other.columns[i], from, to);
+      switch (rebase[i]) {
+        case NONE -> { }
+        case ROWS -> {
+          int delta = rowsBefore[refTable[i]];
+          if (delta != 0) {
+            ((FixedColumn) c).addToInts(at, delta);
+          }
+        }
+        case RESOURCE -> ((FixedColumn) c).remap(at, resourceMap);
+        case SCOPE -> ((FixedColumn) c).remap(at, scopeMap);
+      }
+    }
+  }
+
+  void truncate(int rows, int[] dictEntries) {
+    int d = 0;
+    for (Column c : columns) {
+      if (c instanceof DictColumn dc) {
+        dc.truncate(rows, dictEntries[d++]);
+      } else {
+        c.truncate(rows);
+      }
+    }
+  }
+
+  int[] dictionaryEntries() {
+    int n = 0;
+    for (Column c : columns) {
+      if (c instanceof DictColumn) {
+        n++;
+      }
+    }
+    int[] out = new int[n];
+    int d = 0;
+    for (Column c : columns) {
+      if (c instanceof DictColumn dc) {
+        out[d++] = dc.entries();
+      }
+    }
+    return out;
+  }
+
+  /** An empty table with the same layout. */
+  Table emptyLike() {
+    Column[] cs = new Column[columns.length];
+    for (int i = 0; i < cs.length; i++) {
+      cs[i] = columns[i].emptyLike();
+    }
+    return new Table(file, cs, rebase, refTable);
+  }
+
+  /** A deep copy of the current rows. */
+  Table copy() {
+    Column[] cs = new Column[columns.length];
+    int r = rows();
+    for (int i = 0; i < cs.length; i++) {
+      cs[i] = columns[i].copy(r);
+    }
+    return new Table(file, cs, rebase, refTable);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Blocks: Arrow schemas of the three signals, OTLP wire to Arrow encoders, and publishing sealed
+ * blocks as Arrow IPC file sets.
+ */
+module mira.block {
+  requires transitive mira.proto;
+  requires transitive org.apache.arrow.vector;
+  requires transitive org.apache.arrow.memory.core;
+
+  exports mira.block;
+  exports mira.block.column;
+  exports mira.block.table;
+  exports mira.block.logs;
+  exports mira.block.publish;
+}
