@@ -1,6 +1,7 @@
 /** The Mira process: flags, config, Helidon listeners, OTLP receivers, ingest pipeline, HTTP API. */
 module mira.server {
   requires mira.proto;
+  requires mira.block;
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
   requires io.helidon.webserver.grpc;

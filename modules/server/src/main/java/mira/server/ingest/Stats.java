@@ -1,0 +1,66 @@
+package mira.server.ingest;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import mira.proto.wire.Signal;
+
+/** Ingest counters per signal, cheap to bump from any thread. */
+public final class Stats {
+  /** The counters of one signal. */
+  public static final class Counters {
+    public final LongAdder recordsAccepted = new LongAdder();
+    public final LongAdder exportsAccepted = new LongAdder();
+    public final LongAdder recordsShed = new LongAdder();
+    public final LongAdder exportsShed = new LongAdder();
+    public final LongAdder exportsInvalid = new LongAdder();
+    public final LongAdder recordsFailed = new LongAdder();
+    public final LongAdder blocksPublished = new LongAdder();
+    public final LongAdder bytesPublished = new LongAdder();
+    public final LongAdder publishFailures = new LongAdder();
+  }
+
+  private final Map<Signal, Counters> bySignal = new EnumMap<>(Signal.class);
+
+  public Stats() {
+    for (Signal s : Signal.values()) {
+      bySignal.put(s, new Counters());
+    }
+  }
+
+  public Counters of(Signal s) {
+    return bySignal.get(s);
+  }
+
+  void accepted(Signal s, long records, int exports) {
+    Counters c = bySignal.get(s);
+    c.recordsAccepted.add(records);
+    c.exportsAccepted.add(exports);
+  }
+
+  void shed(Signal s, long records) {
+    Counters c = bySignal.get(s);
+    c.recordsShed.add(records);
+    c.exportsShed.increment();
+  }
+
+  void invalid(Signal s) {
+    bySignal.get(s).exportsInvalid.increment();
+  }
+
+  void failed(Signal s, long records) {
+    bySignal.get(s).recordsFailed.add(records);
+  }
+
+  void published(Signal s, long bytes) {
+    Counters c = bySignal.get(s);
+    c.blocksPublished.increment();
+    c.bytesPublished.add(bytes);
+  }
+
+  void publishFailed(Signal s, long records) {
+    Counters c = bySignal.get(s);
+    c.publishFailures.increment();
+    c.recordsFailed.add(records);
+  }
+}
