@@ -17,9 +17,16 @@ public final class AnyValueReader {
   private long bits;
 
   public AnyValueReader() {
-    for (int i = 0; i < readers.length; i++) {
-      readers[i] = new ProtoReader();
+    readers[0] = new ProtoReader();
+  }
+
+  /** The reader at position {@code i}, created on first use (most values never nest). */
+  private ProtoReader reader(int i) {
+    ProtoReader r = readers[i];
+    if (r == null) {
+      r = readers[i] = new ProtoReader();
     }
+    return r;
   }
 
   /** One of {@code Attributes.TYPE_*}. */
@@ -126,7 +133,7 @@ public final class AnyValueReader {
     }
     try {
       r.expect(ProtoReader.LEN);
-      ProtoReader list = readers[ri + 1].enter(r);
+      ProtoReader list = reader(ri + 1).enter(r);
       int i = 0;
       while (list.next()) {
         if (list.field() != 1) {
@@ -150,7 +157,7 @@ public final class AnyValueReader {
   }
 
   private void keyValue(ProtoReader field, int ri, int depth) throws WireException {
-    ProtoReader kv = readers[ri + 1].enter(field);
+    ProtoReader kv = reader(ri + 1).enter(field);
     while (kv.next()) {
       if (kv.field() == 1) {
         wrap(kv, "key");
@@ -167,7 +174,7 @@ public final class AnyValueReader {
   private void anyValue(ProtoReader field, int ri, int depth) throws WireException {
     field.expect(ProtoReader.LEN);
     int savedKind = kind;
-    ProtoReader v = readers[ri + 1].enter(field);
+    ProtoReader v = reader(ri + 1).enter(field);
     while (v.next()) {
       readField(v, ri + 1, depth);
     }
