@@ -1,5 +1,13 @@
 package mira.block.logs;
 
+import static mira.block.table.Fields.dict;
+import static mira.block.table.Fields.expect;
+import static mira.block.table.Fields.fixed32;
+import static mira.block.table.Fields.fixed64;
+import static mira.block.table.Fields.id;
+import static mira.block.table.Fields.utf8;
+import static mira.block.table.Fields.varint;
+
 import mira.block.column.DictColumn;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
@@ -236,65 +244,6 @@ public final class LogsDecoder {
     s.dropped.appendInt(dropped);
     s.resourceId.appendShort(resourceId);
     s.scopeId.appendShort(scopeId);
-  }
-
-  static void dict(DictColumn c, byte[] buf, int start, int end, String name) throws TooLargeException {
-    if (start < 0 || end == start) {
-      c.appendNull();
-    } else if (!c.append(buf, start, end - start)) {
-      throw new TooLargeException("more than " + DictColumn.CAPACITY + " distinct " + name + " values");
-    }
-  }
-
-  /** An OTLP id: absent or empty is null; otherwise exactly {@code width} bytes. */
-  static void id(FixedColumn c, byte[] buf, int start, int len, int width, String name) throws WireException {
-    if (start < 0 || len == 0) {
-      c.appendNull();
-    } else if (len != width) {
-      throw new WireException(name + ": has " + len + " bytes, expected " + width);
-    } else {
-      c.appendBytes(buf, start);
-    }
-  }
-
-  static void expect(ProtoReader r, String name) throws WireException {
-    try {
-      r.expect(ProtoReader.LEN);
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
-  }
-
-  static void utf8(ProtoReader r, String name) throws WireException {
-    try {
-      r.requireUtf8();
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
-  }
-
-  static long varint(ProtoReader r, String name) throws WireException {
-    try {
-      return r.varint();
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
-  }
-
-  static long fixed64(ProtoReader r, String name) throws WireException {
-    try {
-      return r.fixed64();
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
-  }
-
-  static int fixed32(ProtoReader r, String name) throws WireException {
-    try {
-      return r.fixed32();
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
   }
 
   /** The batch's columns, looked up once per export. */

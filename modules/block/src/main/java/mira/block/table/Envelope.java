@@ -100,7 +100,7 @@ public final class Envelope {
             }
             attr++;
           }
-          case 2 -> dropped = (int) uint32(r, "resource.dropped_attributes_count");
+          case 2 -> dropped = (int) Fields.uint32(r, "resource.dropped_attributes_count");
           case 3 -> {
             try {
               r.expect(ProtoReader.LEN);
@@ -168,12 +168,12 @@ public final class Envelope {
       while (r.next()) {
         switch (r.field()) {
           case 1 -> {
-            utf8(r, "scope.name");
+            Fields.utf8(r, "scope.name");
             nameStart = r.start();
             nameEnd = r.end();
           }
           case 2 -> {
-            utf8(r, "scope.version");
+            Fields.utf8(r, "scope.version");
             versionStart = r.start();
             versionEnd = r.end();
           }
@@ -185,27 +185,18 @@ public final class Envelope {
             }
             attr++;
           }
-          case 4 -> dropped = (int) uint32(r, "scope.dropped_attributes_count");
+          case 4 -> dropped = (int) Fields.uint32(r, "scope.dropped_attributes_count");
           default -> { }
         }
       }
     }
     ((FixedColumn) t.column(0)).appendShort(id);
-    appendText((VarColumn) t.column(1), buf, nameStart, nameEnd);
-    appendText((VarColumn) t.column(2), buf, versionStart, versionEnd);
+    Fields.text((VarColumn) t.column(1), buf, nameStart, nameEnd);
+    Fields.text((VarColumn) t.column(2), buf, versionStart, versionEnd);
     ((FixedColumn) t.column(3)).appendInt(dropped);
-    appendText((VarColumn) t.column(4), buf, schemaStart, schemaEnd);
+    Fields.text((VarColumn) t.column(4), buf, schemaStart, schemaEnd);
     batch.registerScope(id, identity);
     return id;
-  }
-
-  /** Appends {@code buf[start, end)} or null when absent or empty (proto3 cannot tell them apart). */
-  public static void appendText(VarColumn c, byte[] buf, int start, int end) {
-    if (start >= 0 && end > start) {
-      c.append(buf, start, end - start);
-    } else {
-      c.appendNull();
-    }
   }
 
   private void identifying(ProtoReader attr) throws WireException {
@@ -244,21 +235,5 @@ public final class Envelope {
       System.arraycopy(buf, schemaStart, id, a + 1, b);
     }
     return id;
-  }
-
-  static void utf8(ProtoReader r, String name) throws WireException {
-    try {
-      r.requireUtf8();
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
-  }
-
-  static long uint32(ProtoReader r, String name) throws WireException {
-    try {
-      return r.varint() & 0xFFFF_FFFFL;
-    } catch (WireException e) {
-      throw new WireException(name + ": " + e.getMessage());
-    }
   }
 }
