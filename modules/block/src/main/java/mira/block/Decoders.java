@@ -2,6 +2,7 @@ package mira.block;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import mira.block.logs.LogsDecoder;
+import mira.block.traces.TracesDecoder;
 import mira.block.table.Batch;
 import mira.block.table.TooLargeException;
 import mira.proto.wire.Signal;
@@ -14,6 +15,7 @@ import mira.proto.wire.WireException;
  */
 public final class Decoders {
   private static final ConcurrentLinkedQueue<LogsDecoder> LOGS = new ConcurrentLinkedQueue<>();
+  private static final ConcurrentLinkedQueue<TracesDecoder> TRACES = new ConcurrentLinkedQueue<>();
 
   private Decoders() {}
 
@@ -38,7 +40,18 @@ public final class Decoders {
           LOGS.offer(d);
         }
       }
-      case TRACES, METRICS -> throw new UnsupportedOperationException(signal + " decoding is not built yet");
+      case TRACES -> {
+        TracesDecoder d = TRACES.poll();
+        if (d == null) {
+          d = new TracesDecoder();
+        }
+        try {
+          yield d.decode(body, off, len, receivedAt);
+        } finally {
+          TRACES.offer(d);
+        }
+      }
+      case METRICS -> throw new UnsupportedOperationException(signal + " decoding is not built yet");
     };
   }
 
@@ -46,7 +59,8 @@ public final class Decoders {
   public static Batch empty(Signal signal) {
     return switch (signal) {
       case LOGS -> new mira.block.logs.LogsBatch();
-      case TRACES, METRICS -> throw new UnsupportedOperationException(signal + " blocks are not built yet");
+      case TRACES -> new mira.block.traces.TracesBatch();
+      case METRICS -> throw new UnsupportedOperationException(signal + " blocks are not built yet");
     };
   }
 }
