@@ -40,9 +40,10 @@ public final class OtlpJson {
 
   /**
    * How deep JSON objects and arrays may nest in a body, counted by Jackson before Mira sees a
-   * token. A document at the AnyValue limit is about 4 x 64 + 8 levels deep (each kvlist level
-   * costs four: value, kvlistValue, values, KeyValue), so this bound only bites on unknown fields,
-   * which are skipped without recursion but would otherwise cost memory per level.
+   * token. The deepest legal document is about 270 levels deep (an exemplar's filtered attribute
+   * starts at level 15, and each further kvlist level costs four: kvlistValue, values, KeyValue,
+   * value), so this bound only bites on unknown fields, which are skipped without recursion but
+   * would otherwise cost parser memory per level.
    */
   public static final int MAX_JSON_DEPTH = 512;
 
