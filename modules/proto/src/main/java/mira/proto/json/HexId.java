@@ -20,7 +20,8 @@ final class HexId {
   static byte[] decode(char[] buf, int off, int len, int bytes) {
     if (len != 2 * bytes) {
       throw new IllegalArgumentException(
-          "expected " + 2 * bytes + " hex digits (" + bytes + " bytes), got " + len + " characters");
+          "expected " + 2 * bytes + " hex digits (" + bytes + " bytes), got " + len
+              + " characters");
     }
     byte[] out = new byte[bytes];
     for (int i = 0; i < bytes; i++) {

@@ -18,7 +18,8 @@ enum IntegerType {
   /** uint64 and fixed64; the upper bound, 2^64-1, does not fit a long and is checked apart. */
   UINT64("uint64", 0, Long.MAX_VALUE);
 
-  private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+  private static final BigInteger UINT64_MAX =
+      BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   private final String name;
   private final long min;

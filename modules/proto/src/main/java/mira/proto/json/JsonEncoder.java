@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor.Type;
 import com.google.protobuf.MessageOrBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,16 +74,14 @@ final class JsonEncoder {
       case BOOLEAN -> g.writeBoolean((Boolean) v);
       case INT -> {
         int i = (Integer) v;
-        boolean unsigned =
-            f.getType() == FieldDescriptor.Type.UINT32 || f.getType() == FieldDescriptor.Type.FIXED32;
+        boolean unsigned = f.getType() == Type.UINT32 || f.getType() == Type.FIXED32;
         g.writeNumber(unsigned ? Integer.toUnsignedLong(i) : i);
       }
       case LONG -> {
         // Strings, because a JSON number is a double to most readers and 2^53 is where doubles
         // stop counting; timestamps in nanoseconds are already past it.
         long l = (Long) v;
-        boolean unsigned =
-            f.getType() == FieldDescriptor.Type.UINT64 || f.getType() == FieldDescriptor.Type.FIXED64;
+        boolean unsigned = f.getType() == Type.UINT64 || f.getType() == Type.FIXED64;
         g.writeString(unsigned ? Long.toUnsignedString(l) : Long.toString(l));
       }
       case DOUBLE -> writeDouble((Double) v);
@@ -90,7 +89,8 @@ final class JsonEncoder {
       case ENUM -> g.writeNumber(((EnumValueDescriptor) v).getNumber());
       case BYTE_STRING -> {
         byte[] bytes = ((ByteString) v).toByteArray();
-        g.writeString(HEX_FIELDS.contains(f.getName()) ? HexId.encode(bytes) : Base64Text.encode(bytes));
+        boolean hex = HEX_FIELDS.contains(f.getName());
+        g.writeString(hex ? HexId.encode(bytes) : Base64Text.encode(bytes));
       }
     }
   }

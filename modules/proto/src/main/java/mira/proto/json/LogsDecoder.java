@@ -5,7 +5,10 @@ import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.opentelemetry.proto.logs.v1.SeverityNumber;
 
-/** The logs signal below the request: resource, scope and record. Conventions as {@link CommonDecoder}. */
+/**
+ * The logs signal below the request: resource, scope and record. Conventions as {@link
+ * CommonDecoder}.
+ */
 final class LogsDecoder {
   private LogsDecoder() {}
 

@@ -8,7 +8,7 @@ import java.math.BigInteger;
  * Failures are {@link IllegalArgumentException}s whose message is ready for a client.
  */
 final class NumberText {
-  /** Longer than any double or 64-bit integer can usefully be written; longer is refused unparsed. */
+  /** More than any double or 64-bit integer needs; longer strings are refused unparsed. */
   private static final int MAX_CHARS = 64;
 
   /** Quoted client text is cut here, so an error message never grows with the body. */
@@ -21,13 +21,17 @@ final class NumberText {
    * number with an integral value ("1e3", "5.0"), as protobuf's own JSON parser accepts.
    */
   static long parseInteger(String text, IntegerType type) {
-    if (text.length() > MAX_CHARS) throw new IllegalArgumentException(clip(text) + " is not " + type.article());
+    if (text.length() > MAX_CHARS) {
+      throw new IllegalArgumentException(quote(text) + " is not " + type.article());
+    }
     try {
       return type.check(Long.parseLong(text));
     } catch (NumberFormatException e) {
       // Beyond the long range or not plain digits; BigDecimal decides which.
     }
-    if (!isDecimal(text)) throw new IllegalArgumentException(quote(text) + " is not " + type.article());
+    if (!isDecimal(text)) {
+      throw new IllegalArgumentException(quote(text) + " is not " + type.article());
+    }
     BigDecimal d;
     try {
       d = new BigDecimal(text);
@@ -45,10 +49,13 @@ final class NumberText {
   static BigInteger integral(BigDecimal d) {
     if (d.signum() == 0) return BigInteger.ZERO;
     BigDecimal s = d.stripTrailingZeros();
-    if (s.scale() > 0) throw new IllegalArgumentException(clip(d.toString()) + " is not an integer");
+    if (s.scale() > 0) {
+      throw new IllegalArgumentException(clip(d.toString()) + " is not an integer");
+    }
     // precision - scale is the number of integer digits; 2^64 has 20.
     if ((long) s.precision() - s.scale() > 20) {
-      throw new IllegalArgumentException(clip(d.toString()) + " is out of range for a 64-bit integer");
+      throw new IllegalArgumentException(
+          clip(d.toString()) + " is out of range for a 64-bit integer");
     }
     return s.toBigIntegerExact();
   }

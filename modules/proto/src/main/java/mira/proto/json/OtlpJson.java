@@ -55,10 +55,10 @@ public final class OtlpJson {
   public static final int MAX_STRING_CHARS = 256 * 1024 * 1024;
 
   /** OTLP field names are at most a few dozen characters; this only bounds unknown ones. */
-  private static final int MAX_NAME_CHARS = 1024;
+  static final int MAX_NAME_CHARS = 1024;
 
-  /** A double needs about 25 characters; a long tail of digits is only ever an attack on BigDecimal. */
-  private static final int MAX_NUMBER_CHARS = 1000;
+  /** A double needs about 25 characters; a longer run of digits can only be an attack. */
+  static final int MAX_NUMBER_CHARS = 1000;
 
   static final JsonFactory FACTORY =
       JsonFactory.builder()
@@ -73,8 +73,9 @@ public final class OtlpJson {
               StreamWriteConstraints.builder().maxNestingDepth(MAX_JSON_DEPTH).build())
           // Bodies can carry secrets; a parse error must not quote them back into a log line.
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-          // Requests run on virtual threads, where a thread-local pool would allocate fresh buffers
-          // for every request and keep them until the thread dies; a bounded shared pool reuses them.
+          // Requests run on virtual threads, where a thread-local pool would allocate fresh
+          // buffers for every request and keep them until the thread dies; a bounded shared
+          // pool reuses them.
           .recyclerPool(JsonRecyclerPools.sharedBoundedPool())
           .build();
 

@@ -5,7 +5,10 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 
-/** The traces signal below the request: resource, scope, span, event, link, status. Conventions as {@link CommonDecoder}. */
+/**
+ * The traces signal below the request: resource, scope, span, event, link and status. Conventions
+ * as {@link CommonDecoder}.
+ */
 final class TraceDecoder {
   private TraceDecoder() {}
 

@@ -41,7 +41,8 @@ class DocumentErrorsTest {
     Docs.refusedAsLogs(Docs.logRecord("\"attributes\":[{\"key\":\"a\"},\"b\"]"))
         .withMessage(RECORD + ".attributes[1]: expected an object, got a string");
     Docs.refusedAsLogs("{\"resourceLogs\":[{},{},{\"scopeLogs\":[{},{\"logRecords\":[{},{\"flags\":true}]}]}]}")
-        .withMessage("resourceLogs[2].scopeLogs[1].logRecords[1].flags: expected a uint32 (a number or a decimal string), got a boolean");
+        .withMessage("resourceLogs[2].scopeLogs[1].logRecords[1].flags: "
+            + "expected a uint32 (a number or a decimal string), got a boolean");
   }
 
   @Test

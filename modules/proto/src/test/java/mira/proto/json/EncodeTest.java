@@ -34,7 +34,8 @@ class EncodeTest {
   @Test
   void partialSuccessWritesTheRejectedCountAsAString() {
     var logs = ExportLogsServiceResponse.newBuilder()
-        .setPartialSuccess(ExportLogsPartialSuccess.newBuilder().setRejectedLogRecords(5).setErrorMessage("too old"))
+        .setPartialSuccess(
+            ExportLogsPartialSuccess.newBuilder().setRejectedLogRecords(5).setErrorMessage("too old"))
         .build();
     assertThat(json(logs))
         .isEqualTo("{\"partialSuccess\":{\"rejectedLogRecords\":\"5\",\"errorMessage\":\"too old\"}}");
@@ -53,13 +54,15 @@ class EncodeTest {
         .build();
     assertThat(json(s))
         .isEqualTo("{\"traceId\":\"5b8efff798038103d269b633813fc60c\",\"parentSpanId\":\"00000000000000ff\"}");
-    AnyValue bytes = AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(new byte[] {(byte) 0xfb, (byte) 0xff})).build();
+    AnyValue bytes =
+        AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(new byte[] {(byte) 0xfb, (byte) 0xff})).build();
     assertThat(json(bytes)).isEqualTo("{\"bytesValue\":\"+/8=\"}");
   }
 
   @Test
   void sixtyFourBitIntegersAreStringsUnsignedWhereTheFieldIs() {
-    LogRecord r = LogRecord.newBuilder().setTimeUnixNano(-1L).setBody(AnyValue.newBuilder().setIntValue(-1L)).build();
+    LogRecord r =
+        LogRecord.newBuilder().setTimeUnixNano(-1L).setBody(AnyValue.newBuilder().setIntValue(-1L)).build();
     assertThat(json(r)).isEqualTo("{\"timeUnixNano\":\"18446744073709551615\",\"body\":{\"intValue\":\"-1\"}}");
     NumberDataPoint p = NumberDataPoint.newBuilder().setAsInt(Long.MIN_VALUE).build();
     assertThat(json(p)).isEqualTo("{\"asInt\":\"-9223372036854775808\"}");

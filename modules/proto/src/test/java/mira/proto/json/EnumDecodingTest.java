@@ -25,7 +25,8 @@ class EnumDecodingTest {
     Span s = Docs.decodeSpan("\"kind\":\"SPAN_KIND_SERVER\",\"status\":{\"code\":\"STATUS_CODE_ERROR\"}");
     assertThat(s.getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_SERVER);
     assertThat(s.getStatus().getCode()).isEqualTo(Status.StatusCode.STATUS_CODE_ERROR);
-    Metric m = Docs.decodeMetric("\"sum\":{\"aggregation_temporality\":\"AGGREGATION_TEMPORALITY_CUMULATIVE\"}");
+    Metric m =
+        Docs.decodeMetric("\"sum\":{\"aggregation_temporality\":\"AGGREGATION_TEMPORALITY_CUMULATIVE\"}");
     assertThat(m.getSum().getAggregationTemporality())
         .isEqualTo(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
   }

@@ -3,6 +3,7 @@ package mira.proto.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.trace.v1.Span;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,7 @@ class FieldNamesAndNullsTest {
     var v = Docs.logs(Docs.attribute("{\"stringValue\":null}"))
         .getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getAttributes(0);
     assertThat(v.hasValue()).isTrue();
-    assertThat(v.getValue().getValueCase()).isEqualTo(io.opentelemetry.proto.common.v1.AnyValue.ValueCase.VALUE_NOT_SET);
+    assertThat(v.getValue().getValueCase()).isEqualTo(AnyValue.ValueCase.VALUE_NOT_SET);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,22 +15,25 @@ class NestingLimitTest {
   private static final int HOSTILE_DEPTH = 100_000;
 
   @Test
-  void deeplyNestedAnyValueIsRefusedWithoutStackOverflow() {
+  void deeplyNestedAnyValueIsRefusedWithoutStackOverflow() throws Exception {
     StringBuilder sb = new StringBuilder();
     sb.append("{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":");
     sb.append("{\"arrayValue\":{\"values\":[".repeat(HOSTILE_DEPTH));
     sb.append("{\"intValue\":\"1\"}");
     sb.append("]}}".repeat(HOSTILE_DEPTH));
     sb.append("}]}]}]}");
-    Docs.refusedAsLogs(sb.toString())
-        .withMessageEndingWith(": nesting deeper than 64 levels of AnyValue");
+    assertThat(decodeOnSmallStack(sb.toString()))
+        .isInstanceOf(OtlpJsonException.class)
+        .hasMessageEndingWith(": nesting deeper than 64 levels of AnyValue");
   }
 
   @Test
-  void deeplyNestedKvlistIsRefusedWithoutStackOverflow() {
+  void deeplyNestedKvlistIsRefusedWithoutStackOverflow() throws Exception {
     String open = "{\"kvlistValue\":{\"values\":[{\"key\":\"k\",\"value\":";
     String json = Docs.attribute(open.repeat(HOSTILE_DEPTH) + "{}" + "}]}}".repeat(HOSTILE_DEPTH));
-    Docs.refusedAsLogs(json).withMessageEndingWith(": nesting deeper than 64 levels of AnyValue");
+    assertThat(decodeOnSmallStack(json))
+        .isInstanceOf(OtlpJsonException.class)
+        .hasMessageEndingWith(": nesting deeper than 64 levels of AnyValue");
   }
 
   @Test
@@ -62,9 +66,30 @@ class NestingLimitTest {
   @Test
   void overlongFieldNameAndNumberAreRefusedByName() {
     Docs.refusedAsLogs(Docs.logRecord("\"" + "n".repeat(5000) + "\":1"))
-        .withMessageContaining("a field name longer than the limit");
+        .withMessageEndingWith(": a field name longer than 1024 characters");
     Docs.refusedAsLogs(Docs.logRecord("\"flags\":" + "1".repeat(5000)))
-        .withMessageContaining("a number longer than the limit");
+        .withMessageEndingWith(".flags: a number longer than 1000 characters");
+  }
+
+  /**
+   * Decodes on a thread with a 256 KiB stack, a sixteenth of what the tests otherwise get, so
+   * the refusal is shown to come from the depth check and not from a generous -Xss; returns what
+   * was thrown, or null.
+   */
+  private static Throwable decodeOnSmallStack(String json) throws InterruptedException {
+    byte[] body = Docs.utf8(json);
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Runnable decode = () -> {
+      try {
+        OtlpJson.decodeLogs(body, 0, body.length);
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    };
+    Thread t = new Thread(null, decode, "small-stack-decode", 256 * 1024);
+    t.start();
+    t.join();
+    return thrown.get();
   }
 
   /** A kvlist body {@code levels} AnyValues deep; the innermost holds a string. */

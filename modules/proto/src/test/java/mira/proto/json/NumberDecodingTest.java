@@ -86,14 +86,16 @@ class NumberDecodingTest {
 
   @Test
   void bucketCountElementsAreRefusedByIndex() {
-    Docs.refusedAsMetrics(Docs.metric("\"histogram\":{\"dataPoints\":[{\"bucketCounts\":[\"1\",\"2\",\"x\"]}]}"))
+    String points = "\"histogram\":{\"dataPoints\":[{\"bucketCounts\":[\"1\",\"2\",\"x\"]}]}";
+    Docs.refusedAsMetrics(Docs.metric(points))
         .withMessage(Docs.METRIC + ".histogram.dataPoints[0].bucketCounts[2]: \"x\" is not a uint64");
   }
 
   @Test
   void int32ArrivesAsNumberOrNumericString() throws Exception {
     assertThat(Docs.decodeLogRecord("\"droppedAttributesCount\":7").getDroppedAttributesCount()).isEqualTo(7);
-    assertThat(Docs.decodeLogRecord("\"droppedAttributesCount\":\"7\"").getDroppedAttributesCount()).isEqualTo(7);
+    assertThat(Docs.decodeLogRecord("\"droppedAttributesCount\":\"7\"").getDroppedAttributesCount())
+        .isEqualTo(7);
     ExponentialHistogramDataPoint p = expPoint("\"scale\":\"-3\",\"positive\":{\"offset\":-2}");
     assertThat(p.getScale()).isEqualTo(-3);
     assertThat(p.getPositive().getOffset()).isEqualTo(-2);

@@ -37,8 +37,9 @@ final class RandomOtlp {
     Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE, 1e-300, 9007199254740993.0, 0.1
   };
   private static final String[] EDGE_STRINGS = {
-    "", "service.name", "12", "-7", "1e3", "NaN", "Infinity", "true", "null", "5B8EFFF798038103D269B633813FC60C",
-    "quote\" backslash\\ slash/", "tab\t newline\n nul\u0000 bell\u0007 del\u007f", "ünïcödé ☃", "emoji 😀 𝄞",
+    "", "service.name", "12", "-7", "1e3", "NaN", "Infinity", "true", "null",
+    "5B8EFFF798038103D269B633813FC60C", "quote\" backslash\\ slash/",
+    "tab\t newline\n nul\u0000 bell\u0007 del\u007f", "ünïcödé ☃", "emoji 😀 𝄞",
     "line\u2028sep", "\uFEFFbom", "lone \uD800 surrogate"
   };
 

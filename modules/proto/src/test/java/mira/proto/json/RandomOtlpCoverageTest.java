@@ -31,7 +31,9 @@ class RandomOtlpCoverageTest {
         List.of(ExportLogsServiceRequest::newBuilder, ExportTraceServiceRequest::newBuilder,
             ExportMetricsServiceRequest::newBuilder);
     Set<FieldDescriptor> expected = new HashSet<>();
-    for (Supplier<Message.Builder> s : requests) expected.addAll(reachableFields(s.get().getDescriptorForType()));
+    for (Supplier<Message.Builder> s : requests) {
+      expected.addAll(reachableFields(s.get().getDescriptorForType()));
+    }
 
     Set<FieldDescriptor> seen = new HashSet<>();
     Random r = new Random(20240601);
