@@ -73,6 +73,9 @@ public final class OtlpJson {
               StreamWriteConstraints.builder().maxNestingDepth(MAX_JSON_DEPTH).build())
           // Bodies can carry secrets; a parse error must not quote them back into a log line.
           .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          // Field names are matched with switch/equals, so interning buys nothing, and a client
+          // inventing unknown names would otherwise fill the JVM's string table for us.
+          .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
           // Requests run on virtual threads, where a thread-local pool would allocate fresh
           // buffers for every request and keep them until the thread dies; a bounded shared
           // pool reuses them.
