@@ -1,2 +1,0 @@
-package mira.proto.json;
-final class Placeholder {}
