@@ -11,5 +11,6 @@ module mira.block {
   exports mira.block.column;
   exports mira.block.table;
   exports mira.block.logs;
+  exports mira.block.metrics;
   exports mira.block.publish;
 }
