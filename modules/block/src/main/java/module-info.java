@@ -12,5 +12,6 @@ module mira.block {
   exports mira.block.table;
   exports mira.block.logs;
   exports mira.block.traces;
+  exports mira.block.metrics;
   exports mira.block.publish;
 }

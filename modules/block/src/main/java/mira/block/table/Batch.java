@@ -14,7 +14,13 @@ import mira.proto.wire.Signal;
  *
  * <p>Resources and scopes are de-duplicated by the bytes that defined them (the Resource message
  * and its schema_url), so a block holding ten thousand exports from one SDK holds one resource
- * row. Not thread-safe.
+ * row.
+ *
+ * <p>A signal may also declare id sequences — one id space shared by several tables, so no single
+ * table's row count can rebase it ({@link Rebase#SEQUENCE}) — and interned tables, one row per
+ * distinct key ({@link Interner}, {@link Rebase#INTERNED}). {@link #tryAppend} carries both over:
+ * sequence ids are offset by the block's value of the sequence, interned rows are copied only when
+ * new and references to them are translated. Not thread-safe.
  */
 public abstract class Batch {
   public static final int RESOURCES = 0;
@@ -33,11 +39,31 @@ public abstract class Batch {
   private byte[][] scopeIdentity = new byte[8][];
   private Map<Identity, Integer> resourceIndex;
   private Map<Identity, Integer> scopeIndex;
+  /** Next id of each sequence, which is also how many ids it has handed out. */
+  private final int[] sequences;
+  /** By table index: the interner of an interned table, else null. */
+  private final Interner[] interners;
   protected long minTime = Long.MAX_VALUE;
   protected long maxTime = Long.MIN_VALUE;
 
   protected Batch(Table[] tables) {
+    this(tables, 0);
+  }
+
+  /**
+   * @param sequences how many id sequences the signal uses (see {@link Rebase#SEQUENCE})
+   * @param internedTables indices of the tables that are interned (see {@link Interner})
+   */
+  protected Batch(Table[] tables, int sequences, int... internedTables) {
     this.tables = tables;
+    this.sequences = new int[sequences];
+    this.interners = new Interner[tables.length];
+    for (int t : internedTables) {
+      if (t < ROOT) {
+        throw new IllegalArgumentException("table " + t + " is shared and cannot be interned");
+      }
+      interners[t] = new Interner(tables[t]);
+    }
   }
 
   public abstract Signal signal();
@@ -83,6 +109,25 @@ public abstract class Batch {
     if (t > maxTime) {
       maxTime = t;
     }
+  }
+
+  /** Ids sequence {@code s} has handed out; the next id it hands out is this value. */
+  public final int sequence(int s) {
+    return sequences[s];
+  }
+
+  /** Takes the next id of sequence {@code s}. */
+  protected final int nextId(int s) {
+    return sequences[s]++;
+  }
+
+  /** The interner of interned table {@code t}. */
+  protected final Interner interner(int t) {
+    Interner i = interners[t];
+    if (i == null) {
+      throw new IllegalArgumentException(tables[t].file() + " is not interned");
+    }
+    return i;
   }
 
   /** Approximate size of the block's Arrow files. */
@@ -169,14 +214,26 @@ public abstract class Batch {
       }
     }
     int[] rowsBefore = new int[tables.length];
+    int[][] internMaps = new int[tables.length][];
     for (int t = 0; t < tables.length; t++) {
       rowsBefore[t] = tables[t].rows();
+      if (interners[t] != null) {
+        internMaps[t] = interners[t].plan(other.interners[t]);
+      }
     }
-    copyNew(other, RESOURCES, RESOURCE_ATTRS, resourceMap, rowsBefore, resourceMap, scopeMap, true);
-    copyNew(other, SCOPES, SCOPE_ATTRS, scopeMap, rowsBefore, resourceMap, scopeMap, false);
+    AppendPlan plan = new AppendPlan(rowsBefore, sequences.clone(), resourceMap, scopeMap, internMaps);
+    copyNew(other, RESOURCES, RESOURCE_ATTRS, resourceMap, plan, true);
+    copyNew(other, SCOPES, SCOPE_ATTRS, scopeMap, plan, false);
     for (int t = ROOT; t < tables.length; t++) {
-      Table o = other.tables[t];
-      tables[t].appendRange(o, 0, o.rows(), rowsBefore, resourceMap, scopeMap);
+      if (interners[t] != null) {
+        interners[t].appendNew(other.interners[t], plan, internMaps[t]);
+      } else {
+        Table o = other.tables[t];
+        tables[t].appendRange(o, 0, o.rows(), plan);
+      }
+    }
+    for (int s = 0; s < sequences.length; s++) {
+      sequences[s] += other.sequences[s];
     }
     if (other.minTime < minTime) {
       minTime = other.minTime;
@@ -209,8 +266,7 @@ public abstract class Batch {
     return fresh;
   }
 
-  private void copyNew(Batch other, int table, int attrTable, int[] map, int[] rowsBefore,
-      int[] resourceMap, int[] scopeMap, boolean resources) {
+  private void copyNew(Batch other, int table, int attrTable, int[] map, AppendPlan plan, boolean resources) {
     Table rows = tables[table];
     Table attrs = tables[attrTable];
     Table oRows = other.tables[table];
@@ -223,8 +279,8 @@ public abstract class Batch {
         attrEnd++;
       }
       if (map[i] == rows.rows()) {
-        rows.appendRange(oRows, i, i + 1, rowsBefore, resourceMap, scopeMap);
-        attrs.appendRange(oAttrs, attrAt, attrEnd, rowsBefore, resourceMap, scopeMap);
+        rows.appendRange(oRows, i, i + 1, plan);
+        attrs.appendRange(oAttrs, attrAt, attrEnd, plan);
         byte[] identity = resources ? other.resourceIdentity[i] : other.scopeIdentity[i];
         if (resources) {
           registerResource(map[i], identity);
@@ -241,7 +297,11 @@ public abstract class Batch {
     Batch c = newEmpty();
     for (int t = 0; t < tables.length; t++) {
       c.tables[t] = tables[t].copy();
+      if (interners[t] != null) {
+        c.interners[t] = new Interner(c.tables[t]);
+      }
     }
+    System.arraycopy(sequences, 0, c.sequences, 0, sequences.length);
     c.resourceIdentity = resourceIdentity.clone();
     c.scopeIdentity = scopeIdentity.clone();
     c.resourceIndex = resourceIndex == null ? null : new HashMap<>(resourceIndex);

@@ -106,4 +106,44 @@ public final class Fields {
     }
     c.appendBytes(buf, start);
   }
+
+  /** Fails unless {@code r} is on a field of wire type {@code wireType}. */
+  public static void expect(ProtoReader r, int wireType, String name) throws WireException {
+    try {
+      r.expect(wireType);
+    } catch (WireException e) {
+      throw new WireException(name + ": " + e.getMessage());
+    }
+  }
+
+  /** A {@code sint32} (zigzag) varint. */
+  public static int sint32(ProtoReader r, String name) throws WireException {
+    int n = (int) varint(r, name);
+    return (n >>> 1) ^ -(n & 1);
+  }
+
+  /** The payload of a packed repeated 8-byte field must be a whole number of values. */
+  public static void packed64(ProtoReader r, String name) throws WireException {
+    if ((r.length() & 7) != 0) {
+      throw new WireException(name + ": packed length " + r.length() + " is not a multiple of 8");
+    }
+  }
+
+  /** Appends {@code v}, or null when 0 (proto3 cannot tell 0 from absent). */
+  public static void longOrNull(FixedColumn c, long v) {
+    if (v != 0) {
+      c.appendLong(v);
+    } else {
+      c.appendNull();
+    }
+  }
+
+  /** Appends {@code v}, or null when 0. */
+  public static void intOrNull(FixedColumn c, int v) {
+    if (v != 0) {
+      c.appendInt(v);
+    } else {
+      c.appendNull();
+    }
+  }
 }

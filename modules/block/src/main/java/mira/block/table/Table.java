@@ -9,20 +9,22 @@ import mira.block.column.FixedColumn;
 /**
  * A named set of equally long columns, written as one Arrow IPC file ({@link #file()}).
  *
- * <p>Columns that hold ids carry a {@link Rebase} rule and, for {@link Rebase#ROWS}, the index of
- * the table whose row count they are offset by, so appending a batch is generic over signals.
+ * <p>Columns that hold ids carry a {@link Rebase} rule and the {@code ref} it needs (for
+ * {@link Rebase#ROWS} the index of the table whose row count they are offset by), so appending a
+ * batch is generic over signals.
  */
 public final class Table {
   private final String file;
   private final Column[] columns;
   private final Rebase[] rebase;
-  private final int[] refTable;
+  /** Per column: the table, sequence or interned table its {@link Rebase} rule refers to. */
+  private final int[] ref;
 
-  private Table(String file, Column[] columns, Rebase[] rebase, int[] refTable) {
+  private Table(String file, Column[] columns, Rebase[] rebase, int[] ref) {
     this.file = file;
     this.columns = columns;
     this.rebase = rebase;
-    this.refTable = refTable;
+    this.ref = ref;
   }
 
   /** Starts a table definition. */
@@ -50,10 +52,21 @@ public final class Table {
       return add(c, Rebase.ROWS, refTable);
     }
 
-    public Builder add(Column c, Rebase r, int refTable) {
+    /** Adds a UInt32 id drawn from the batch's id sequence {@code sequence} (see {@link Rebase#SEQUENCE}). */
+    public Builder addSequence(FixedColumn c, int sequence) {
+      return add(c, Rebase.SEQUENCE, sequence);
+    }
+
+    /** Adds a UInt32 id of a row of the interned table {@code internedTable} (see {@link Rebase#INTERNED}). */
+    public Builder addInterned(FixedColumn c, int internedTable) {
+      return add(c, Rebase.INTERNED, internedTable);
+    }
+
+    /** Adds a column with rebase rule {@code r}; {@code ref} is what the rule refers to (see {@link Rebase}). */
+    public Builder add(Column c, Rebase r, int ref) {
       columns.add(c);
       rebase.add(r);
-      ref.add(refTable);
+      this.ref.add(ref);
       return this;
     }
 
@@ -124,29 +137,26 @@ public final class Table {
     return worst;
   }
 
-  /**
-   * Appends rows {@code [from, to)} of {@code other} (same layout), rebasing id columns.
-   *
-   * @param rowsBefore row counts of every table of this block before the append, by table index
-   * @param resourceMap other's resource id → this block's, or null if not used by this table
-   * @param scopeMap other's scope id → this block's
-   */
-  void appendRange(Table other, int from, int to, int[] rowsBefore, int[] resourceMap, int[] scopeMap) {
+  /** Appends rows {@code [from, to)} of {@code other} (same layout), rebasing id columns by {@code plan}. */
+  void appendRange(Table other, int from, int to, AppendPlan plan) {
     for (int i = 0; i < columns.length; i++) {
       Column c = columns[i];
       int at = c.size();
       c.appendRange(other.columns[i], from, to);
       switch (rebase[i]) {
         case NONE -> { }
-        case ROWS -> {
-          int delta = rowsBefore[refTable[i]];
-          if (delta != 0) {
-            ((FixedColumn) c).addToInts(at, delta);
-          }
-        }
-        case RESOURCE -> ((FixedColumn) c).remap(at, resourceMap);
-        case SCOPE -> ((FixedColumn) c).remap(at, scopeMap);
+        case ROWS -> offset((FixedColumn) c, at, plan.rowsBefore()[ref[i]]);
+        case SEQUENCE -> offset((FixedColumn) c, at, plan.sequencesBefore()[ref[i]]);
+        case RESOURCE -> ((FixedColumn) c).remap(at, plan.resourceMap());
+        case SCOPE -> ((FixedColumn) c).remap(at, plan.scopeMap());
+        case INTERNED -> ((FixedColumn) c).remap(at, plan.internMaps()[ref[i]]);
       }
+    }
+  }
+
+  private static void offset(FixedColumn c, int at, int delta) {
+    if (delta != 0) {
+      c.addToInts(at, delta);
     }
   }
 
@@ -184,7 +194,7 @@ public final class Table {
     for (int i = 0; i < cs.length; i++) {
       cs[i] = columns[i].emptyLike();
     }
-    return new Table(file, cs, rebase, refTable);
+    return new Table(file, cs, rebase, ref);
   }
 
   /** A deep copy of the current rows. */
@@ -194,6 +204,6 @@ public final class Table {
     for (int i = 0; i < cs.length; i++) {
       cs[i] = columns[i].copy(r);
     }
-    return new Table(file, cs, rebase, refTable);
+    return new Table(file, cs, rebase, ref);
   }
 }
