@@ -2,6 +2,7 @@ package mira.block;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import mira.block.logs.LogsDecoder;
+import mira.block.metrics.MetricsDecoder;
 import mira.block.traces.TracesDecoder;
 import mira.block.table.Batch;
 import mira.block.table.TooLargeException;
@@ -16,6 +17,7 @@ import mira.proto.wire.WireException;
 public final class Decoders {
   private static final ConcurrentLinkedQueue<LogsDecoder> LOGS = new ConcurrentLinkedQueue<>();
   private static final ConcurrentLinkedQueue<TracesDecoder> TRACES = new ConcurrentLinkedQueue<>();
+  private static final ConcurrentLinkedQueue<MetricsDecoder> METRICS = new ConcurrentLinkedQueue<>();
 
   private Decoders() {}
 
@@ -51,7 +53,17 @@ public final class Decoders {
           TRACES.offer(d);
         }
       }
-      case METRICS -> throw new UnsupportedOperationException(signal + " decoding is not built yet");
+      case METRICS -> {
+        MetricsDecoder d = METRICS.poll();
+        if (d == null) {
+          d = new MetricsDecoder();
+        }
+        try {
+          yield d.decode(body, off, len, receivedAt);
+        } finally {
+          METRICS.offer(d);
+        }
+      }
     };
   }
 
@@ -60,7 +72,7 @@ public final class Decoders {
     return switch (signal) {
       case LOGS -> new mira.block.logs.LogsBatch();
       case TRACES -> new mira.block.traces.TracesBatch();
-      case METRICS -> throw new UnsupportedOperationException(signal + " blocks are not built yet");
+      case METRICS -> new mira.block.metrics.MetricsBatch();
     };
   }
 }

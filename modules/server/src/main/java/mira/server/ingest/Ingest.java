@@ -76,7 +76,7 @@ public final class Ingest implements IngestSink, AutoCloseable {
       Thread.UncaughtExceptionHandler onFatal, Duration admitWait) throws IOException {
     Ingest in = new Ingest(new RootAllocator(), onFatal, admitWait);
     int depth = Math.max(1, (queueTotal + shardsPerSignal - 1) / shardsPerSignal);
-    for (Signal s : List.of(Signal.LOGS, Signal.TRACES)) {
+    for (Signal s : Signal.values()) {
       Publisher p = new Publisher(dataDir, s, node, in.allocator);
       int swept = p.sweepStaging();
       if (swept > 0) {
