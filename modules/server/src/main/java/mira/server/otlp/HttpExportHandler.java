@@ -59,7 +59,7 @@ final class HttpExportHandler implements Handler {
   public void handle(ServerRequest req, ServerResponse res) {
     Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
     Format format = format(contentType);
-    if (req.prologue().method() != Method.POST) {
+    if (!req.prologue().method().equals(Method.POST)) {
       res.header(HeaderNames.ALLOW, "POST");
       refuse(req, res, format == null ? Format.TEXT : format, 405,
           req.prologue().method().text() + " is not allowed on " + req.path().path() + "; use POST");
