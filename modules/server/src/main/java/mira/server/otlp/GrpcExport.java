@@ -193,24 +193,24 @@ final class GrpcExport implements ServerCallHandler<GrpcExport.Request, byte[]> 
       // Helidon hands over its own buffer as a KnownLength stream (at most maxReadBufferSize, the
       // limit) when it did not decompress, and an inflating stream when it did.
       boolean raw = in instanceof KnownLength;
+      boolean inflating = !raw;
       try {
         Body b = BoundedBodies.readAtMost(in, raw ? in.available() : -1, limit);
         if (raw && isGzip(b)) {
           // Helidon 4.5.0 reads the compressed flag only in the DATA frame that carries the message
           // header, so a gzip message longer than one frame reaches here still compressed.
-          return inflated(BoundedBodies.gunzip(b, limit));
+          inflating = true;
+          b = BoundedBodies.gunzip(b, limit);
         }
         return new Request(b.bytes(), b.length(), null);
       } catch (TooLarge e) {
-        return refused(Status.RESOURCE_EXHAUSTED, Statuses.tooLarge("inflated request message", limit));
+        return refused(Status.RESOURCE_EXHAUSTED,
+            Statuses.tooLarge(inflating ? "inflated request message" : "request message", limit));
       } catch (IOException | RuntimeException e) {
         String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return refused(Status.INVALID_ARGUMENT, "gzip request message does not inflate: " + why);
+        return refused(Status.INVALID_ARGUMENT,
+            (inflating ? "gzip request message does not inflate: " : "request message cannot be read: ") + why);
       }
-    }
-
-    private static Request inflated(Body b) {
-      return new Request(b.bytes(), b.length(), null);
     }
 
     private static Request refused(Status status, String message) {

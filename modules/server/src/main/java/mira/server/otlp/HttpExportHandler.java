@@ -5,6 +5,7 @@ import com.google.rpc.Status;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -34,9 +35,9 @@ final class HttpExportHandler implements Handler {
   private static final String SUPPORTED_TYPES = PROTOBUF + " or " + JSON;
   private static final String SUPPORTED_ENCODINGS = "gzip, zstd or identity (or no Content-Encoding)";
   private static final byte[] EMPTY = new byte[0];
+  private static final byte[] EMPTY_JSON = "{}".getBytes(StandardCharsets.US_ASCII);
   /** How many times the limit a refused body may be read and dropped to keep the connection. */
   private static final long DISCARD_FACTOR = 4;
-  private static final byte[] EMPTY_JSON = "{}".getBytes(StandardCharsets.US_ASCII);
 
   /** How the response body is written: as the request's content type, or as text if that is unknown. */
   private enum Format { PROTOBUF, JSON, TEXT }
@@ -93,14 +94,15 @@ final class HttpExportHandler implements Handler {
           : BoundedBodies.readAtMost(in, -1, limit);
     } catch (TooLarge e) {
       // Chunked, so there was no length to refuse early on; the rest is discarded (up to a bound).
-      if (!discardRest(in)) {
-        res.header(HeaderValues.CONNECTION_CLOSE);
+      String message = Statuses.tooLarge("request body", limit);
+      if (discardRest(in)) {
+        reply(res, format, 413, message);
+      } else {
+        replyAndClose(res, format, 413, message);
       }
-      reply(res, format, 413, Statuses.tooLarge("request body", limit));
       return;
     } catch (IOException | UncheckedIOException e) {
-      res.header(HeaderValues.CONNECTION_CLOSE);
-      reply(res, format, 400, "cannot read the request body: " + message(e));
+      replyAndClose(res, format, 400, "cannot read the request body: " + message(e));
       return;
     }
     // From here the whole body has been read, so the connection stays usable whatever the answer.
@@ -152,18 +154,38 @@ final class HttpExportHandler implements Handler {
    * answer (most do) sees a reset instead of the answer if the server closes with the body unread,
    * so an unread body is discarded, up to {@link #discardLimit()} bytes: Helidon discards a body
    * of declared length after the response unless the connection is to close, and a chunked body is
-   * discarded here. A longer body closes the connection.
+   * discarded here. A longer body closes the connection, as does a client still waiting for
+   * {@code 100 Continue}.
    */
   private void refuse(ServerRequest req, ServerResponse res, Format format, int httpStatus, String message) {
     OptionalLong declared = req.headers().contentLength();
-    if (declared.isPresent()) {
-      if (declared.getAsLong() > discardLimit()) {
-        res.header(HeaderValues.CONNECTION_CLOSE);
-      }
-    } else if (req.headers().contains(HeaderNames.TRANSFER_ENCODING) && !discardRest(req.content().inputStream())) {
-      res.header(HeaderValues.CONNECTION_CLOSE);
+    boolean close;
+    if (req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent()) {
+      // The client waits for 100 Continue before it sends the body, and after this answer it will
+      // not send it: draining would take its next request for the body.
+      close = true;
+    } else if (declared.isPresent()) {
+      close = declared.getAsLong() > discardLimit();
+    } else {
+      close = req.headers().contains(HeaderNames.TRANSFER_ENCODING) && !discardRest(req.content().inputStream());
     }
+    if (close) {
+      replyAndClose(res, format, httpStatus, message);
+    } else {
+      reply(res, format, httpStatus, message);
+    }
+  }
+
+  /**
+   * Answers with {@code Connection: close} and then ends the connection. Helidon 4.5.0 only skips
+   * draining the request body when a response says {@code Connection: close}; it keeps the socket
+   * and reads whatever follows as the next request. Its CloseConnectionException is how a handler
+   * ends the connection (Helidon logs it at TRACE).
+   */
+  private static void replyAndClose(ServerResponse res, Format format, int httpStatus, String message) {
+    res.header(HeaderValues.CONNECTION_CLOSE);
     reply(res, format, httpStatus, message);
+    throw new CloseConnectionException("OTLP/HTTP request refused with " + httpStatus + "; the connection ends with it");
   }
 
   private long discardLimit() {

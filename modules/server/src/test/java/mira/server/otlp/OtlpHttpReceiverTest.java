@@ -10,6 +10,8 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -84,6 +86,13 @@ class OtlpHttpReceiverTest {
   }
 
   @Test
+  void aPostWithNoBodyIsAnEmptyExport() throws Exception {
+    HttpExchange r = HttpExchange.send("POST", url("/v1/logs"), Map.of("Content-Type", PROTOBUF), null, false);
+    assertThat(r.status()).as(r.text()).isEqualTo(200);
+    assertThat(mira.sink.received).singleElement().satisfies(got -> assertThat(got.length()).isZero());
+  }
+
+  @Test
   void getIsRefusedWith405AllowingPost() throws Exception {
     HttpExchange r = HttpExchange.send("GET", url("/v1/logs"), Map.of(), null, false);
     assertThat(r.status()).isEqualTo(405);
@@ -119,6 +128,35 @@ class OtlpHttpReceiverTest {
     assertThat(s.getMessage()).contains("Content-Length " + big.length).contains("ingest.max_request_bytes")
         .contains(Integer.toString(mira.limit)).contains("batch size");
     assertThat(mira.sink.received).isEmpty();
+  }
+
+  @Test
+  void aClientWaitingFor100ContinueGets413AndTheConnectionCloses() throws Exception {
+    String response = headersOnly("Expect: 100-continue\r\nContent-Length: " + (mira.limit * 2) + "\r\n");
+    assertThat(response).startsWith("HTTP/1.1 413 ").containsIgnoringCase("connection: close")
+        .doesNotContain("100 Continue").contains("ingest.max_request_bytes");
+    assertThat(mira.sink.received).isEmpty();
+  }
+
+  @Test
+  void aContentLengthFarPastTheLimitIsRefusedAndTheConnectionCloses() throws Exception {
+    String response = headersOnly("Content-Length: " + (1L << 40) + "\r\n");
+    assertThat(response).startsWith("HTTP/1.1 413 ").containsIgnoringCase("connection: close")
+        .contains("Content-Length " + (1L << 40));
+  }
+
+  /**
+   * Sends a POST's headers and no body, then reads until the server closes the connection (a
+   * server that keeps it open fails the test with a timeout).
+   */
+  private static String headersOnly(String extraHeaders) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", mira.server.httpPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(("POST /v1/logs HTTP/1.1\r\nHost: mira\r\n"
+          + "Content-Type: application/x-protobuf\r\n" + extraHeaders + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
   }
 
   @Test
