@@ -5,6 +5,12 @@ module mira.server {
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
   requires io.helidon.webserver.grpc;
+  requires io.helidon.http.encoding;
+  requires io.grpc;
+  requires io.grpc.protobuf;
+  requires proto.google.common.protos;
+  requires com.github.luben.zstd_jni;
+  requires com.fasterxml.jackson.core;
   requires org.snakeyaml.engine;
   requires java.logging;
   requires jdk.unsupported;

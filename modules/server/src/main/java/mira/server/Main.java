@@ -2,6 +2,7 @@ package mira.server;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,6 +11,7 @@ import mira.server.config.Config;
 import mira.server.config.ConfigException;
 import mira.server.config.ConfigLoader;
 import mira.server.config.Key;
+import mira.server.ingest.IngestSink;
 import mira.server.launch.DataDirectory;
 import mira.server.launch.LogSetup;
 import mira.server.launch.MiraServer;
@@ -20,6 +22,11 @@ import mira.server.launch.Version;
 /** The {@code mira} command. Exit status: 0 ok, 1 refused to start or failed, 2 bad usage. */
 public final class Main {
   private Main() {}
+
+  // PLACEHOLDER until the ingest pipeline exists: every export is told to retry in a second, so
+  // clients keep their data. Replace with the real pipeline; nothing else refers to this.
+  private static final IngestSink PIPELINE_NOT_BUILT =
+      (signal, body, length) -> new IngestSink.Retry("ingest pipeline not built yet", Duration.ofSeconds(1));
 
   static final String USAGE = """
       usage: mira serve [--config FILE] [--data-dir DIR] [--node NAME]
@@ -117,7 +124,7 @@ public final class Main {
     try {
       DataDirectory.Checked data = DataDirectory.prepare(config.dataDir(), Path.of("/proc/self/mountinfo"));
       data.warning().ifPresent(w -> log.log(System.Logger.Level.WARNING, w));
-      server = MiraServer.start(config, data);
+      server = MiraServer.start(config, data, PIPELINE_NOT_BUILT);
       log.log(System.Logger.Level.INFO, "mira " + Version.current() + " node=" + config.node() + " data=" + data.path()
           + " listening grpc=" + config.grpcListen().host() + ":" + server.grpcPort()
           + " http=" + config.httpListen().host() + ":" + server.httpPort()

@@ -15,6 +15,8 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import mira.server.config.Config;
 import mira.server.config.HostPort;
+import mira.server.ingest.IngestSink;
+import mira.server.otlp.OtlpReceivers;
 
 /**
  * The running process: the two Helidon listeners and everything they serve.
@@ -36,31 +38,40 @@ public final class MiraServer implements AutoCloseable {
   }
 
   /**
-   * Binds both listeners and starts serving.
+   * Binds both listeners and starts serving OTLP (gRPC and HTTP) into {@code sink}.
    *
+   * @param sink receives every export that decodes and fits {@code ingest.max_request_bytes}
    * @throws StartupException if either address cannot be bound (named in the message)
    */
-  public static MiraServer start(Config config, DataDirectory.Checked data) throws StartupException {
+  public static MiraServer start(Config config, DataDirectory.Checked data, IngestSink sink) throws StartupException {
     // Helidon logs a bind failure and shuts down without saying which socket failed, so each
     // address is tried first; the check after start covers the race of losing one in between.
     requireBindable("gRPC", config.grpcListen());
     requireBindable("HTTP", config.httpListen());
     AtomicBoolean ready = new AtomicBoolean();
-    int grpcLimit = (int) Math.min(Integer.MAX_VALUE - 8, config.maxRequestBytes());
+    OtlpReceivers otlp = new OtlpReceivers(config.maxRequestBytes(), sink);
+    GrpcRouting.Builder grpc = GrpcRouting.builder();
+    otlp.routeGrpc(grpc);
     WebServer web = WebServer.builder()
         .shutdownHook(false)
         .host(config.grpcListen().host())
         .port(config.grpcListen().port())
         .protocolsDiscoverServices(false)
         .addProtocol(Http2Config.create())
-        .addProtocol(GrpcConfig.builder().enableCompression(true).maxReadBufferSize(grpcLimit).build())
-        .addRouting(GrpcRouting.builder())
+        .addProtocol(GrpcConfig.builder().enableCompression(true)
+            .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build())
+        .addRouting(grpc)
         .putSocket(HTTP_SOCKET, l -> l
             .host(config.httpListen().host())
             .port(config.httpListen().port())
             .protocolsDiscoverServices(false)
             .addProtocol(Http1Config.create())
-            .routing(r -> probes(r, ready)))
+            // Request bodies reach handlers still encoded: OTLP inflates them itself, under the limit.
+            .contentEncoding(OtlpReceivers.httpContentEncoding())
+            .routing(r -> {
+              probes(r, ready);
+              otlp.routeHttp(r);
+            }))
         .build();
     try {
       web.start();
