@@ -1,5 +1,6 @@
 package mira.server;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import mira.server.config.Config;
 import mira.server.config.ConfigException;
 import mira.server.config.ConfigLoader;
 import mira.server.config.Key;
-import mira.server.ingest.IngestSink;
+import mira.server.ingest.Ingest;
 import mira.server.launch.DataDirectory;
 import mira.server.launch.LogSetup;
 import mira.server.launch.MiraServer;
@@ -23,10 +24,10 @@ import mira.server.launch.Version;
 public final class Main {
   private Main() {}
 
-  // PLACEHOLDER until the ingest pipeline exists: every export is told to retry in a second, so
-  // clients keep their data. Replace with the real pipeline; nothing else refers to this.
-  private static final IngestSink PIPELINE_NOT_BUILT =
-      (signal, body, length) -> new IngestSink.Retry("ingest pipeline not built yet", Duration.ofSeconds(1));
+  /** Exit status when a flusher dies: the process stops rather than refuse one signal forever. */
+  static final int EXIT_FLUSHER_DIED = 70;
+  /** Time the flushers get to publish open blocks at shutdown. */
+  static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(12);
 
   static final String USAGE = """
       usage: mira serve [--config FILE] [--data-dir DIR] [--node NAME]
@@ -121,10 +122,24 @@ public final class Main {
     Signals.onTerminate(stop::countDown);
     long t0 = System.nanoTime();
     MiraServer server;
+    Ingest ingest;
     try {
       DataDirectory.Checked data = DataDirectory.prepare(config.dataDir(), Path.of("/proc/self/mountinfo"));
       data.warning().ifPresent(w -> log.log(System.Logger.Level.WARNING, w));
-      server = MiraServer.start(config, data, PIPELINE_NOT_BUILT);
+      try {
+        ingest = Ingest.start(data.path(), config.node(), config.ingestShards(), config.ingestQueue(), (t, e) -> {
+          log.log(System.Logger.Level.ERROR, t.getName() + " died; stopping so the process is restarted", e);
+          Thread.ofPlatform().start(() -> System.exit(EXIT_FLUSHER_DIED));
+        });
+      } catch (IOException e) {
+        throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
+      }
+      try {
+        server = MiraServer.start(config, data, ingest);
+      } catch (StartupException e) {
+        ingest.close();
+        throw e;
+      }
       log.log(System.Logger.Level.INFO, "mira " + Version.current() + " node=" + config.node() + " data=" + data.path()
           + " listening grpc=" + config.grpcListen().host() + ":" + server.grpcPort()
           + " http=" + config.httpListen().host() + ":" + server.httpPort()
@@ -134,7 +149,10 @@ public final class Main {
       return 1;
     }
 
-    Thread hook = new Thread(server::close, "mira-shutdown");
+    Thread hook = new Thread(() -> {
+      server.close();
+      ingest.close(SHUTDOWN_BUDGET);
+    }, "mira-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       stop.await();
@@ -142,7 +160,11 @@ public final class Main {
       Thread.currentThread().interrupt();
     }
     log.log(System.Logger.Level.INFO, "stopping");
+    // Order matters: stop accepting and let in-flight exports reach their flusher first, then let
+    // the flushers publish what they hold (which answers those exports).
     server.close();
+    ingest.close(SHUTDOWN_BUDGET);
+    Runtime.getRuntime().removeShutdownHook(hook);
     log.log(System.Logger.Level.INFO, "stopped");
     return 0;
   }

@@ -30,6 +30,8 @@ import mira.block.table.Batch;
 import mira.block.table.EntityKey;
 import mira.block.table.TooLargeException;
 import mira.block.testing.ArrowTables;
+import mira.block.testing.LogsReadBack;
+import mira.block.testing.LogsReadBack.Flat;
 import mira.block.testing.Rebuild;
 import mira.proto.wire.Signal;
 import mira.proto.wire.WireException;
@@ -45,56 +47,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LogsRoundTripTest {
+  // The oracle lives in mira.block.testing.LogsReadBack so other modules' tests can use it.
   @TempDir Path tmp;
 
   static final long T0 = 1_767_225_600_000_000_000L; // 2026-01-01T00:00:00Z
 
-  /** One log record with everything around it, as the block should give it back. */
-  record Flat(Resource resource, String resourceSchema, InstrumentationScope scope, String scopeSchema, LogRecord record) {}
 
-  static List<Flat> flatten(ExportLogsServiceRequest req) {
-    List<Flat> out = new ArrayList<>();
-    for (ResourceLogs rl : req.getResourceLogsList()) {
-      for (ScopeLogs sl : rl.getScopeLogsList()) {
-        for (LogRecord r : sl.getLogRecordsList()) {
-          out.add(new Flat(rl.getResource(), rl.getSchemaUrl(), sl.getScope(), sl.getSchemaUrl(), r));
-        }
-      }
-    }
-    return out;
-  }
 
-  static List<Flat> readBack(Path block) throws Exception {
-    List<Rebuild.Res> resources = Rebuild.resources(block);
-    List<Rebuild.Scope> scopes = Rebuild.scopes(block);
-    ArrowTables.Rows logs = ArrowTables.read(block, "logs.arrow");
-    List<List<KeyValue>> attrs = Rebuild.attributes(ArrowTables.read(block, "log_attrs.arrow"), logs.size());
-    List<Flat> out = new ArrayList<>();
-    for (int i = 0; i < logs.size(); i++) {
-      Map<String, Object> r = logs.get(i);
-      assertThat(r.get("id")).isEqualTo((long) i);
-      LogRecord.Builder b = LogRecord.newBuilder()
-          .setTimeUnixNano((Long) r.get("time_unix_nano"))
-          .setObservedTimeUnixNano(Rebuild.longOrZero(r.get("observed_time_unix_nano")))
-          .setSeverityNumberValue((int) Rebuild.longOrZero(r.get("severity_number")))
-          .setSeverityText(Rebuild.orEmpty(r.get("severity_text")))
-          .setEventName(Rebuild.orEmpty(r.get("event_name")))
-          .addAllAttributes(attrs.get(i))
-          .setDroppedAttributesCount(((Long) r.get("dropped_attributes_count")).intValue())
-          .setFlags((int) Rebuild.longOrZero(r.get("flags")))
-          .setTraceId(Rebuild.bytesOrEmpty(r.get("trace_id")))
-          .setSpanId(Rebuild.bytesOrEmpty(r.get("span_id")));
-      if (r.get("body") != null) {
-        b.setBody(AnyValue.newBuilder().setStringValue((String) r.get("body")));
-      } else if (r.get("body_ser") != null) {
-        b.setBody(AnyValue.parseFrom((byte[]) r.get("body_ser")));
-      }
-      Rebuild.Res res = resources.get(((Long) r.get("resource_id")).intValue());
-      Rebuild.Scope sc = scopes.get(((Long) r.get("scope_id")).intValue());
-      out.add(new Flat(res.resource(), res.schemaUrl(), sc.scope(), sc.schemaUrl(), b.build()));
-    }
-    return out;
-  }
 
   private Path publish(Batch b, long seq) throws Exception {
     try (BufferAllocator a = new RootAllocator()) {
@@ -175,7 +134,7 @@ class LogsRoundTripTest {
   void everyFieldSurvivesDecodePublishAndArrowRead() throws Exception {
     ExportLogsServiceRequest req = sample();
     Path dir = publish(decode(req), 1);
-    assertThat(readBack(dir)).containsExactlyElementsOf(flatten(req));
+    assertThat(LogsReadBack.readBack(dir)).containsExactlyElementsOf(LogsReadBack.flatten(req));
     assertThat(ArrowTables.read(dir, "resources.arrow").size()).as("the repeated resource is stored once").isEqualTo(2);
   }
 
@@ -187,9 +146,9 @@ class LogsRoundTripTest {
     assertThat(open.tryAppend(decode(a))).isTrue();
     assertThat(open.tryAppend(decode(b))).isTrue();
     Path dir = publish(open, 2);
-    List<Flat> expected = new ArrayList<>(flatten(a));
-    expected.addAll(flatten(b));
-    assertThat(readBack(dir)).containsExactlyElementsOf(expected);
+    List<Flat> expected = new ArrayList<>(LogsReadBack.flatten(a));
+    expected.addAll(LogsReadBack.flatten(b));
+    assertThat(LogsReadBack.readBack(dir)).containsExactlyElementsOf(expected);
     assertThat(ArrowTables.read(dir, "resources.arrow").size()).isEqualTo(2);
     assertThat(ArrowTables.read(dir, "scopes.arrow").size()).as("scope-schema, no scope, scope without schema").isEqualTo(3);
   }
@@ -327,7 +286,7 @@ class LogsRoundTripTest {
         return;
       }
       Path block = p.publish(b, 0, 0);
-      assertThat(readBack(block)).containsExactlyElementsOf(flatten(req));
+      assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(LogsReadBack.flatten(req));
     } finally {
       try (var s = Files.walk(dir)) {
         for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {

@@ -1,7 +1,7 @@
 package mira.block.metrics;
 
-import static mira.block.metrics.MetricsReadBack.flatten;
-import static mira.block.metrics.MetricsReadBack.readBack;
+import static mira.block.testing.MetricsReadBack.flatten;
+import static mira.block.testing.MetricsReadBack.readBack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -255,7 +255,7 @@ class MetricsRoundTripTest {
         .containsExactly(LATENCY_BOUNDS, List.of(0.5), List.of(-0.0));
     assertThat(ArrowTables.read(dir, "hist_dp.arrow").rows()).extracting(r -> r.get("bounds_id"))
         .containsExactly(0L, 1L, 0L, 0L, 1L, 0L, 2L, 1L, 0L, 2L);
-    List<MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
+    List<mira.block.testing.MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
     expected.addAll(flatten(a));
     expected.addAll(flatten(b));
     assertThat(readBack(dir)).containsExactlyElementsOf(expected);
@@ -270,7 +270,7 @@ class MetricsRoundTripTest {
     assertThat(open.tryAppend(decode(b))).isTrue();
     assertThat(open.records()).isEqualTo(2L * SAMPLE_POINTS);
     Path dir = publish(open, 2);
-    List<MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
+    List<mira.block.testing.MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
     expected.addAll(flatten(b));
     // readBack checks point ids run 0..n-1 in metric order over all four tables.
     assertThat(readBack(dir)).containsExactlyElementsOf(expected);
@@ -312,7 +312,7 @@ class MetricsRoundTripTest {
     assertThat(snap.tryAppend(decode(a))).isTrue();
     assertThat(open.records()).as("the block the snapshot came from is untouched").isEqualTo(SAMPLE_POINTS);
     Path dir = publish(snap, 3);
-    List<MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
+    List<mira.block.testing.MetricsReadBack.Flat> expected = new ArrayList<>(flatten(a));
     expected.addAll(flatten(a));
     assertThat(readBack(dir)).containsExactlyElementsOf(expected);
     assertThat(ArrowTables.read(dir, "hist_bounds.arrow").size()).isEqualTo(2);
@@ -526,7 +526,7 @@ class MetricsRoundTripTest {
       assertThat(open.tryAppend(decode(req))).isTrue();
       assertThat(open.tryAppend(decode(req))).isTrue();
       assertThat(open.table(MetricsBatch.HIST_BOUNDS).rows()).isEqualTo(b.table(MetricsBatch.HIST_BOUNDS).rows());
-      List<MetricsReadBack.Flat> twice = new ArrayList<>(flatten(req));
+      List<mira.block.testing.MetricsReadBack.Flat> twice = new ArrayList<>(flatten(req));
       twice.addAll(flatten(req));
       assertThat(readBack(p.publish(open, 1, 0))).containsExactlyElementsOf(twice);
     } finally {

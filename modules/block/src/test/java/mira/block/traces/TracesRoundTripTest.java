@@ -31,6 +31,8 @@ import mira.block.publish.Publisher;
 import mira.block.table.Batch;
 import mira.block.testing.ArrowTables;
 import mira.block.testing.Rebuild;
+import mira.block.testing.TracesReadBack;
+import mira.block.testing.TracesReadBack.Flat;
 import mira.proto.wire.Signal;
 import mira.proto.wire.WireException;
 import net.jqwik.api.Arbitrary;
@@ -54,112 +56,12 @@ class TracesRoundTripTest {
   static final ByteString SPAN = hex("eee19b7ec3c1b174");
   static final ByteString PARENT = hex("b7ad6b7169203331");
 
-  /** One span with everything around it, as the block should give it back. */
-  record Flat(Resource resource, String resourceSchema, InstrumentationScope scope, String scopeSchema, Span span) {}
 
-  static List<Flat> flatten(ExportTraceServiceRequest req) {
-    List<Flat> out = new ArrayList<>();
-    for (ResourceSpans rs : req.getResourceSpansList()) {
-      for (ScopeSpans ss : rs.getScopeSpansList()) {
-        for (Span s : ss.getSpansList()) {
-          out.add(new Flat(rs.getResource(), rs.getSchemaUrl(), ss.getScope(), ss.getSchemaUrl(), normalise(s)));
-        }
-      }
-    }
-    return out;
-  }
 
-  /** An explicitly empty Status carries nothing on the wire that a block could keep. */
-  static Span normalise(Span s) {
-    return s.hasStatus() && s.getStatus().equals(Status.getDefaultInstance()) ? s.toBuilder().clearStatus().build() : s;
-  }
 
-  static List<Flat> readBack(Path block) throws Exception {
-    List<Rebuild.Res> resources = Rebuild.resources(block);
-    List<Rebuild.Scope> scopes = Rebuild.scopes(block);
-    ArrowTables.Rows spans = ArrowTables.read(block, "spans.arrow");
-    List<List<KeyValue>> attrs = Rebuild.attributes(ArrowTables.read(block, "span_attrs.arrow"), spans.size());
-    List<List<Span.Event>> events = events(block, spans.size());
-    List<List<Span.Link>> links = links(block, spans.size());
-    List<Flat> out = new ArrayList<>();
-    for (int i = 0; i < spans.size(); i++) {
-      Map<String, Object> r = spans.get(i);
-      assertThat(r.get("id")).isEqualTo((long) i);
-      long start = (Long) r.get("start_time_unix_nano");
-      long end = (Long) r.get("end_time_unix_nano");
-      assertThat(r.get("duration_nano")).isEqualTo(end - start);
-      Span.Builder b = Span.newBuilder()
-          .setTraceId(ByteString.copyFrom((byte[]) r.get("trace_id")))
-          .setSpanId(ByteString.copyFrom((byte[]) r.get("span_id")))
-          .setParentSpanId(Rebuild.bytesOrEmpty(r.get("parent_span_id")))
-          .setTraceState(Rebuild.orEmpty(r.get("trace_state")))
-          .setFlags((int) Rebuild.longOrZero(r.get("flags")))
-          .setName((String) r.get("name"))
-          .setKindValue(((Long) r.get("kind")).intValue())
-          .setStartTimeUnixNano(start)
-          .setEndTimeUnixNano(end)
-          .addAllAttributes(attrs.get(i))
-          .setDroppedAttributesCount(((Long) r.get("dropped_attributes_count")).intValue())
-          .addAllEvents(events.get(i))
-          .setDroppedEventsCount(((Long) r.get("dropped_events_count")).intValue())
-          .addAllLinks(links.get(i))
-          .setDroppedLinksCount(((Long) r.get("dropped_links_count")).intValue());
-      int code = ((Long) r.get("status_code")).intValue();
-      if (code != 0 || r.get("status_message") != null) {
-        b.setStatus(Status.newBuilder().setCodeValue(code).setMessage(Rebuild.orEmpty(r.get("status_message"))));
-      }
-      Rebuild.Res res = resources.get(((Long) r.get("resource_id")).intValue());
-      Rebuild.Scope sc = scopes.get(((Long) r.get("scope_id")).intValue());
-      out.add(new Flat(res.resource(), res.schemaUrl(), sc.scope(), sc.schemaUrl(), b.build()));
-    }
-    return out;
-  }
 
-  /** Events by span id, in row order; event ids must be dense. */
-  static List<List<Span.Event>> events(Path block, int spans) throws Exception {
-    ArrowTables.Rows rows = ArrowTables.read(block, "span_events.arrow");
-    List<List<KeyValue>> attrs = Rebuild.attributes(ArrowTables.read(block, "span_event_attrs.arrow"), rows.size());
-    List<List<Span.Event>> out = lists(spans);
-    for (int i = 0; i < rows.size(); i++) {
-      Map<String, Object> r = rows.get(i);
-      assertThat(r.get("id")).isEqualTo((long) i);
-      out.get(((Long) r.get("parent_id")).intValue()).add(Span.Event.newBuilder()
-          .setTimeUnixNano((Long) r.get("time_unix_nano"))
-          .setName((String) r.get("name"))
-          .addAllAttributes(attrs.get(i))
-          .setDroppedAttributesCount(((Long) r.get("dropped_attributes_count")).intValue())
-          .build());
-    }
-    return out;
-  }
 
-  /** Links by span id, in row order; link ids must be dense. */
-  static List<List<Span.Link>> links(Path block, int spans) throws Exception {
-    ArrowTables.Rows rows = ArrowTables.read(block, "span_links.arrow");
-    List<List<KeyValue>> attrs = Rebuild.attributes(ArrowTables.read(block, "span_link_attrs.arrow"), rows.size());
-    List<List<Span.Link>> out = lists(spans);
-    for (int i = 0; i < rows.size(); i++) {
-      Map<String, Object> r = rows.get(i);
-      assertThat(r.get("id")).isEqualTo((long) i);
-      out.get(((Long) r.get("parent_id")).intValue()).add(Span.Link.newBuilder()
-          .setTraceId(Rebuild.bytesOrEmpty(r.get("trace_id")))
-          .setSpanId(Rebuild.bytesOrEmpty(r.get("span_id")))
-          .setTraceState(Rebuild.orEmpty(r.get("trace_state")))
-          .addAllAttributes(attrs.get(i))
-          .setDroppedAttributesCount(((Long) r.get("dropped_attributes_count")).intValue())
-          .setFlags((int) Rebuild.longOrZero(r.get("flags")))
-          .build());
-    }
-    return out;
-  }
 
-  static <T> List<List<T>> lists(int n) {
-    List<List<T>> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(new ArrayList<>());
-    }
-    return out;
-  }
 
   /** Publishes into {@code dir} and checks the allocator handed to the publisher holds nothing after. */
   static Path publish(Path dir, Batch b, long seq) throws Exception {
@@ -291,9 +193,9 @@ class TracesRoundTripTest {
   void everyFieldSurvivesDecodePublishAndArrowRead() throws Exception {
     ExportTraceServiceRequest req = sample();
     TracesBatch batch = decode(req);
-    assertThat(batch.records()).isEqualTo(flatten(req).size());
+    assertThat(batch.records()).isEqualTo(TracesReadBack.flatten(req).size());
     Path dir = publish(batch, 1);
-    assertThat(readBack(dir)).containsExactlyElementsOf(flatten(req));
+    assertThat(TracesReadBack.readBack(dir)).containsExactlyElementsOf(TracesReadBack.flatten(req));
     assertThat(ArrowTables.read(dir, "resources.arrow").size()).as("the repeated resource is stored once").isEqualTo(2);
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
@@ -315,9 +217,9 @@ class TracesRoundTripTest {
     assertThat(open.records()).isEqualTo(2L * spansOfA);
     Path dir = publish(open, 2);
 
-    List<Flat> expected = new ArrayList<>(flatten(a));
-    expected.addAll(flatten(b));
-    assertThat(readBack(dir)).containsExactlyElementsOf(expected);
+    List<Flat> expected = new ArrayList<>(TracesReadBack.flatten(a));
+    expected.addAll(TracesReadBack.flatten(b));
+    assertThat(TracesReadBack.readBack(dir)).containsExactlyElementsOf(expected);
     assertThat(ArrowTables.read(dir, "resources.arrow").size()).isEqualTo(2);
     assertThat(ArrowTables.read(dir, "scopes.arrow").size()).isEqualTo(3);
 
@@ -358,7 +260,7 @@ class TracesRoundTripTest {
     assertThat(link.get("span_id")).isNull();
     assertThat(link.get("trace_state")).isNull();
     assertThat(link.get("flags")).isNull();
-    assertThat(readBack(dir)).containsExactlyElementsOf(flatten(req));
+    assertThat(TracesReadBack.readBack(dir)).containsExactlyElementsOf(TracesReadBack.flatten(req));
   }
 
   @Test
@@ -399,7 +301,7 @@ class TracesRoundTripTest {
     byte[] req = field(1, field(2, field(2, merged)));
     Span expected = Span.parseFrom(merged);
     assertThat(expected.getStatus().getMessage()).isEqualTo("kept");
-    List<Flat> back = readBack(publish(decode(req), 6));
+    List<Flat> back = TracesReadBack.readBack(publish(decode(req), 6));
     assertThat(back).hasSize(1);
     assertThat(back.get(0).span()).isEqualTo(expected);
   }
@@ -523,11 +425,11 @@ class TracesRoundTripTest {
     Path dir = Files.createTempDirectory("mira-traces-prop");
     try {
       TracesBatch b = decode(req);
-      assertThat(b.records()).isEqualTo(flatten(req).size());
+      assertThat(b.records()).isEqualTo(TracesReadBack.flatten(req).size());
       if (b.isEmpty()) {
         return;
       }
-      assertThat(readBack(publish(dir, b, 0))).containsExactlyElementsOf(flatten(req));
+      assertThat(TracesReadBack.readBack(publish(dir, b, 0))).containsExactlyElementsOf(TracesReadBack.flatten(req));
     } finally {
       try (Stream<Path> s = Files.walk(dir)) {
         for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {

@@ -1,5 +1,7 @@
 package mira.server.otlp;
 
+import mira.proto.json.OtlpJson;
+import mira.proto.json.OtlpJsonException;
 import mira.proto.wire.Signal;
 
 /**
@@ -16,20 +18,16 @@ interface JsonDecoder {
    */
   byte[] toProtobuf(Signal signal, byte[] body, int length) throws BadBody;
 
-  // TODO(OtlpJson): replace with the OTLP/JSON decoder once mira.proto.json.OtlpJson lands:
-  //   (signal, body, length) -> {
-  //     try {
-  //       return switch (signal) {
-  //         case LOGS -> OtlpJson.decodeLogs(body, 0, length).toByteArray();
-  //         case TRACES -> OtlpJson.decodeTraces(body, 0, length).toByteArray();
-  //         case METRICS -> OtlpJson.decodeMetrics(body, 0, length).toByteArray();
-  //       };
-  //     } catch (OtlpJsonException e) {
-  //       throw new BadBody(400, e.getMessage());
-  //     }
-  //   }
-  /** Placeholder until the JSON decoder exists: every JSON export is answered 415. */
-  JsonDecoder NOT_YET_SUPPORTED = (signal, body, length) -> {
-    throw new BadBody(415, "application/json not yet supported; send application/x-protobuf");
+  /** OTLP/JSON through {@link OtlpJson}; errors are 400s naming the field. */
+  JsonDecoder OTLP_JSON = (signal, body, length) -> {
+    try {
+      return switch (signal) {
+        case LOGS -> OtlpJson.decodeLogs(body, 0, length).toByteArray();
+        case TRACES -> OtlpJson.decodeTraces(body, 0, length).toByteArray();
+        case METRICS -> OtlpJson.decodeMetrics(body, 0, length).toByteArray();
+      };
+    } catch (OtlpJsonException e) {
+      throw new BadBody(400, "invalid OTLP/JSON: " + e.getMessage());
+    }
   };
 }

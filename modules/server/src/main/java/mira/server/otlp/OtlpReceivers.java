@@ -25,7 +25,7 @@ public final class OtlpReceivers {
     }
     this.limit = (int) limit;
     this.sink = sink;
-    this.json = JsonDecoder.NOT_YET_SUPPORTED;
+    this.json = JsonDecoder.OTLP_JSON;
   }
 
   /** Adds {@code /v1/logs}, {@code /v1/traces} and {@code /v1/metrics} to the HTTP listener's routing. */

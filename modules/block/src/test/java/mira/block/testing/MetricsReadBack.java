@@ -1,4 +1,4 @@
-package mira.block.metrics;
+package mira.block.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,12 +20,11 @@ import io.opentelemetry.proto.metrics.v1.Summary;
 import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.io.IOException;
+import mira.block.metrics.MetricsBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import mira.block.testing.ArrowTables;
-import mira.block.testing.Rebuild;
 
 /**
  * The oracle of the metrics round-trip tests: reads a published block with Arrow Java's reader and
@@ -33,14 +32,14 @@ import mira.block.testing.Rebuild;
  * the id invariants: metric and exemplar ids equal their row, point ids run 0, 1, 2, ... in metric
  * order across all four point tables, and every bounds_id names a hist_bounds row.
  */
-final class MetricsReadBack {
+public final class MetricsReadBack {
   private MetricsReadBack() {}
 
   /** One metric with everything around it, as the block should give it back. */
-  record Flat(Resource resource, String resourceSchema, InstrumentationScope scope, String scopeSchema, Metric metric) {}
+  public record Flat(Resource resource, String resourceSchema, InstrumentationScope scope, String scopeSchema, Metric metric) {}
 
   /** The request as the block should give it back: one Flat per metric, in order. */
-  static List<Flat> flatten(ExportMetricsServiceRequest req) {
+  public static List<Flat> flatten(ExportMetricsServiceRequest req) {
     List<Flat> out = new ArrayList<>();
     for (ResourceMetrics rm : req.getResourceMetricsList()) {
       for (ScopeMetrics sm : rm.getScopeMetricsList()) {
@@ -56,7 +55,7 @@ final class MetricsReadBack {
    * An exponential histogram's present-but-empty Buckets is stored like an absent one (offset 0, no
    * counts); both mean "no buckets", so the expectation drops it too.
    */
-  static Metric normalize(Metric m) {
+  public static Metric normalize(Metric m) {
     if (!m.hasExponentialHistogram()) {
       return m;
     }
@@ -96,7 +95,7 @@ final class MetricsReadBack {
     }
   }
 
-  static List<Flat> readBack(Path block) throws IOException {
+  public static List<Flat> readBack(Path block) throws IOException {
     List<Rebuild.Res> resources = Rebuild.resources(block);
     List<Rebuild.Scope> scopes = Rebuild.scopes(block);
     Tables t = Tables.read(block);
@@ -319,12 +318,12 @@ final class MetricsReadBack {
   }
 
   @SuppressWarnings("unchecked")
-  static List<Long> longs(Object list) {
+  public static List<Long> longs(Object list) {
     return (List<Long>) list;
   }
 
   @SuppressWarnings("unchecked")
-  static List<Double> doubles(Object list) {
+  public static List<Double> doubles(Object list) {
     return (List<Double>) list;
   }
 }
