@@ -10,6 +10,7 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.List;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -274,11 +275,21 @@ class OtlpHttpReceiverTest {
   @Test
   void jsonIsAnsweredInJson() throws Exception {
     HttpExchange r = HttpExchange.post(url("/v1/logs"), "application/json; charset=utf-8", null,
-        "{\"resourceLogs\":[]}".getBytes());
-    // Until the OTLP/JSON decoder is wired in, JSON is refused; the answer is still JSON.
-    assertThat(r.status()).isEqualTo(415);
+        "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"hi\"}}]}]}]}".getBytes());
+    assertThat(r.status()).isEqualTo(200);
     assertThat(r.header("Content-Type")).isEqualTo("application/json");
-    assertThat(r.text()).isEqualTo("{\"code\":12,\"message\":\"application/json not yet supported; send application/x-protobuf\"}");
+    assertThat(r.text()).isEqualTo("{}");
+    List<ExportLogsServiceRequest> got = mira.sink.requests(Signal.LOGS);
+    assertThat(got.getLast().getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getBody().getStringValue()).isEqualTo("hi");
+  }
+
+  @Test
+  void invalidJsonIsA400InJsonNamingTheField() throws Exception {
+    HttpExchange r = HttpExchange.post(url("/v1/logs"), "Application/JSON", null,
+        "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"traceId\":\"5b8efff798038103d269b633813fc60\"}]}]}]}".getBytes());
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.header("Content-Type")).isEqualTo("application/json");
+    assertThat(r.text()).startsWith("{\"code\":3,\"message\":\"invalid OTLP/JSON: resourceLogs[0].scopeLogs[0].logRecords[0].traceId");
   }
 
   @Test

@@ -1,0 +1,82 @@
+package mira.server.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import mira.block.BlockName;
+import mira.proto.wire.Signal;
+import mira.server.config.Config;
+import mira.server.config.ConfigLoader;
+import mira.server.config.Key;
+import mira.server.ingest.Ingest;
+import mira.server.launch.DataDirectory;
+import mira.server.launch.MiraServer;
+
+/** A whole Mira node in-process: the real pipeline behind real listeners on loopback. */
+final class Node implements AutoCloseable {
+  final Path data;
+  final Ingest ingest;
+  final MiraServer server;
+  final AtomicReference<Throwable> fatal = new AtomicReference<>();
+
+  Node(Path data, Map<Key, String> extra) throws Exception {
+    this.data = data;
+    java.util.EnumMap<Key, String> flags = new java.util.EnumMap<>(Key.class);
+    flags.put(Key.LISTEN_GRPC, "127.0.0.1:0");
+    flags.put(Key.LISTEN_HTTP, "127.0.0.1:0");
+    flags.put(Key.DATA_DIR, data.toString());
+    flags.put(Key.NODE, "e2e");
+    flags.putAll(extra);
+    Config c = ConfigLoader.load(Optional.empty(), flags, 2);
+    DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
+    this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e));
+    this.server = MiraServer.start(c, d, ingest);
+  }
+
+  Node(Path data) throws Exception {
+    this(data, Map.of());
+  }
+
+  String http() {
+    return "http://127.0.0.1:" + server.httpPort();
+  }
+
+  String grpc() {
+    return "http://127.0.0.1:" + server.grpcPort();
+  }
+
+  /** Every published block of a signal, in sequence order. */
+  List<Path> blocks(Signal s) throws IOException {
+    Path dir = data.resolve(s.dir());
+    List<Path> out = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (Stream<Path> parts = Files.list(dir)) {
+      for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("p=")).toList()) {
+        try (Stream<Path> b = Files.list(p)) {
+          out.addAll(b.filter(x -> BlockName.parse(x.getFileName().toString()).isPresent()).toList());
+        }
+      }
+    }
+    out.sort(Comparator.comparingLong(p -> BlockName.parse(p.getFileName().toString()).orElseThrow().seq()));
+    return out;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    ingest.close(Duration.ofSeconds(15));
+    if (fatal.get() != null) {
+      throw new AssertionError("a flusher died", fatal.get());
+    }
+  }
+}
