@@ -55,10 +55,11 @@ public class DecodeAppendBench {
     Batch batch = Decoders.decode(s, b, 0, b.length, 1L);
     Batch o = open[s.ordinal()];
     if (o.byteSize() >= (32L << 20) || !o.tryAppend(batch)) {
-      // What a flusher does at the seal size, minus the publish.
-      o = open[s.ordinal()] = Decoders.empty(s);
+      // What a flusher does at the seal size, minus the publish: reuse the block's arrays.
+      o.clear();
       o.tryAppend(batch);
     }
+    Decoders.recycle(batch);
     return o;
   }
 

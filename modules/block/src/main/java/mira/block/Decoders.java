@@ -1,8 +1,11 @@
 package mira.block;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
+import mira.block.logs.LogsBatch;
 import mira.block.logs.LogsDecoder;
+import mira.block.metrics.MetricsBatch;
 import mira.block.metrics.MetricsDecoder;
+import mira.block.traces.TracesBatch;
 import mira.block.traces.TracesDecoder;
 import mira.block.table.Batch;
 import mira.block.table.TooLargeException;
@@ -15,6 +18,8 @@ import mira.proto.wire.WireException;
  * threads are virtual and short-lived and a thread-local would build one per request.
  */
 public final class Decoders {
+  /** Decoded batches handed back by flushers, per signal, to decode the next export into. */
+  private static final BatchPool[] POOLS = {new BatchPool(), new BatchPool(), new BatchPool()};
   private static final ConcurrentLinkedQueue<LogsDecoder> LOGS = new ConcurrentLinkedQueue<>();
   private static final ConcurrentLinkedQueue<TracesDecoder> TRACES = new ConcurrentLinkedQueue<>();
   private static final ConcurrentLinkedQueue<MetricsDecoder> METRICS = new ConcurrentLinkedQueue<>();
@@ -37,7 +42,8 @@ public final class Decoders {
           d = new LogsDecoder();
         }
         try {
-          yield d.decode(body, off, len, receivedAt);
+          LogsBatch into = POOLS[0].poll() instanceof LogsBatch b ? b : new LogsBatch();
+          yield d.decode(body, off, len, receivedAt, into);
         } finally {
           LOGS.offer(d);
         }
@@ -48,7 +54,8 @@ public final class Decoders {
           d = new TracesDecoder();
         }
         try {
-          yield d.decode(body, off, len, receivedAt);
+          TracesBatch into = POOLS[1].poll() instanceof TracesBatch b ? b : new TracesBatch();
+          yield d.decode(body, off, len, receivedAt, into);
         } finally {
           TRACES.offer(d);
         }
@@ -59,7 +66,8 @@ public final class Decoders {
           d = new MetricsDecoder();
         }
         try {
-          yield d.decode(body, off, len, receivedAt);
+          MetricsBatch into = POOLS[2].poll() instanceof MetricsBatch b ? b : new MetricsBatch();
+          yield d.decode(body, off, len, receivedAt, into);
         } finally {
           METRICS.offer(d);
         }
@@ -67,12 +75,20 @@ public final class Decoders {
     };
   }
 
+  /**
+   * Hands a decoded batch back once its rows have been appended to a block, so the next export of
+   * its signal is decoded into its arrays. The caller must not use it afterwards.
+   */
+  public static void recycle(Batch batch) {
+    POOLS[batch.signal().ordinal()].offer(batch);
+  }
+
   /** An empty batch of the signal: what an open block starts as. */
   public static Batch empty(Signal signal) {
     return switch (signal) {
-      case LOGS -> new mira.block.logs.LogsBatch();
-      case TRACES -> new mira.block.traces.TracesBatch();
-      case METRICS -> new mira.block.metrics.MetricsBatch();
+      case LOGS -> new LogsBatch();
+      case TRACES -> new TracesBatch();
+      case METRICS -> new MetricsBatch();
     };
   }
 }

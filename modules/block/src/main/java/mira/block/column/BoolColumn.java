@@ -36,6 +36,11 @@ public final class BoolColumn extends Column {
   }
 
   @Override
+  public long capacityBytes() {
+    return values.array().length + validityCapacity();
+  }
+
+  @Override
   public long byteSize() {
     return ((size >>> 3) + 1) * (nullable ? 2L : 1L);
   }

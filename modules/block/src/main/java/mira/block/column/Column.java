@@ -42,6 +42,13 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
   /** Approximate bytes this column will occupy in an Arrow file. */
   public abstract long byteSize();
 
+  /** Heap bytes this column's arrays hold, used or not. */
+  public abstract long capacityBytes();
+
+  protected final long validityCapacity() {
+    return validity == null ? 0 : validity.array().length;
+  }
+
   /** Forgets every value from row {@code n} on. */
   public abstract void truncate(int n);
 

@@ -199,6 +199,11 @@ public final class DictColumn extends Column {
   }
 
   @Override
+  public long capacityBytes() {
+    return indices.capacityBytes() + values.capacityBytes() + 4L * slots.length + 4L * hashes.length;
+  }
+
+  @Override
   public long byteSize() {
     return indices.byteSize() + values.byteSize();
   }

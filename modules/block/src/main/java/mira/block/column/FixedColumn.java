@@ -191,6 +191,11 @@ public final class FixedColumn extends Column {
   }
 
   @Override
+  public long capacityBytes() {
+    return data.length + validityCapacity();
+  }
+
+  @Override
   public long byteSize() {
     return (long) size * width + (nullable ? (size >>> 3) + 1 : 0);
   }

@@ -55,6 +55,11 @@ public final class ListColumn extends Column {
   }
 
   @Override
+  public long capacityBytes() {
+    return 4L * offsets.length + child.capacityBytes() + validityCapacity();
+  }
+
+  @Override
   public long byteSize() {
     return 4L * (size + 1) + child.byteSize();
   }

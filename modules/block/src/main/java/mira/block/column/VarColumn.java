@@ -95,6 +95,11 @@ public final class VarColumn extends Column {
   }
 
   @Override
+  public long capacityBytes() {
+    return data.length + 4L * offsets.length + validityCapacity();
+  }
+
+  @Override
   public long byteSize() {
     return dataLen + 4L * (size + 1) + (nullable ? (size >>> 3) + 1 : 0);
   }

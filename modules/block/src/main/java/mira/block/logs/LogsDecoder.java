@@ -40,7 +40,15 @@ public final class LogsDecoder {
    * @throws TooLargeException if the export cannot fit an empty block
    */
   public LogsBatch decode(byte[] buf, int off, int len, long receivedAt) throws WireException, TooLargeException {
-    LogsBatch batch = new LogsBatch();
+    return decode(buf, off, len, receivedAt, new LogsBatch());
+  }
+
+  /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
+  public LogsBatch decode(byte[] buf, int off, int len, long receivedAt, LogsBatch batch)
+      throws WireException, TooLargeException {
+    if (!batch.isEmpty() || batch.resourceCount() != 0) {
+      throw new IllegalArgumentException("decoding into a batch that is not empty");
+    }
     Envelope env = new Envelope(batch);
     Sink sink = new Sink(batch, receivedAt);
     top.reset(buf, off, off + len);

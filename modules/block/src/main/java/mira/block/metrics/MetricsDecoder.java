@@ -33,7 +33,15 @@ public final class MetricsDecoder {
    * @throws TooLargeException if the export cannot fit an empty block
    */
   public MetricsBatch decode(byte[] buf, int off, int len, long receivedAt) throws WireException, TooLargeException {
-    MetricsBatch batch = new MetricsBatch();
+    return decode(buf, off, len, receivedAt, new MetricsBatch());
+  }
+
+  /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
+  public MetricsBatch decode(byte[] buf, int off, int len, long receivedAt, MetricsBatch batch)
+      throws WireException, TooLargeException {
+    if (!batch.isEmpty() || batch.resourceCount() != 0) {
+      throw new IllegalArgumentException("decoding into a batch that is not empty");
+    }
     Envelope env = new Envelope(batch);
     Sink sink = new Sink(batch, receivedAt);
     top.reset(buf, off, off + len);

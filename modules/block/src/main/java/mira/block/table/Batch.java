@@ -139,6 +139,15 @@ public abstract class Batch {
     return n;
   }
 
+  /** Heap bytes held by this batch's arrays, used or not. */
+  public final long capacityBytes() {
+    long n = 0;
+    for (Table t : tables) {
+      n += t.capacityBytes();
+    }
+    return n;
+  }
+
   public final int resourceCount() {
     return tables[RESOURCES].rows();
   }
@@ -290,6 +299,31 @@ public abstract class Batch {
       }
       attrAt = attrEnd;
     }
+  }
+
+  /**
+   * Empties this batch, keeping its arrays' capacity, so a flusher can reuse its last block's
+   * memory for the next one instead of growing new arrays from scratch (growth by copying was the
+   * largest cost of the append in the decode+append benchmark).
+   */
+  public final void clear() {
+    for (int t = 0; t < tables.length; t++) {
+      tables[t].clear();
+      if (interners[t] != null) {
+        interners[t] = new Interner(tables[t]);
+      }
+    }
+    java.util.Arrays.fill(sequences, 0);
+    java.util.Arrays.fill(resourceIdentity, null);
+    java.util.Arrays.fill(scopeIdentity, null);
+    if (resourceIndex != null) {
+      resourceIndex.clear();
+    }
+    if (scopeIndex != null) {
+      scopeIndex.clear();
+    }
+    minTime = Long.MAX_VALUE;
+    maxTime = Long.MIN_VALUE;
   }
 
   /** A deep copy of this batch's current contents (a read-your-writes snapshot). */

@@ -114,6 +114,15 @@ public final class Table {
     return n;
   }
 
+  /** Heap bytes held by this table's columns, used or not. */
+  public long capacityBytes() {
+    long n = 0;
+    for (Column c : columns) {
+      n += c.capacityBytes();
+    }
+    return n;
+  }
+
   /** Every row holds the same number of values in each column (checked after decoding). */
   public void checkRectangular() {
     int r = rows();
@@ -186,6 +195,17 @@ public final class Table {
       }
     }
     return out;
+  }
+
+  /** Drops every row and dictionary value, keeping capacity. */
+  void clear() {
+    for (Column c : columns) {
+      if (c instanceof DictColumn dc) {
+        dc.truncate(0, 0);
+      } else {
+        c.truncate(0);
+      }
+    }
   }
 
   /** An empty table with the same layout. */

@@ -44,7 +44,15 @@ public final class TracesDecoder {
    * @throws TooLargeException if the export cannot fit an empty block
    */
   public TracesBatch decode(byte[] buf, int off, int len, long receivedAt) throws WireException, TooLargeException {
-    TracesBatch batch = new TracesBatch();
+    return decode(buf, off, len, receivedAt, new TracesBatch());
+  }
+
+  /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
+  public TracesBatch decode(byte[] buf, int off, int len, long receivedAt, TracesBatch batch)
+      throws WireException, TooLargeException {
+    if (!batch.isEmpty() || batch.resourceCount() != 0) {
+      throw new IllegalArgumentException("decoding into a batch that is not empty");
+    }
     Envelope env = new Envelope(batch);
     Sink sink = new Sink(batch, receivedAt);
     top.reset(buf, off, off + len);

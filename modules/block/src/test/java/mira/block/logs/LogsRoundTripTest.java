@@ -270,6 +270,25 @@ class LogsRoundTripTest {
     }
   }
 
+  @Test
+  void aClearedBatchDecodesAndAppendsLikeANewOne() throws Exception {
+    ExportLogsServiceRequest first = sample();
+    ExportLogsServiceRequest second = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
+        .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(LogRecord.newBuilder().setTimeUnixNano(T0 + 77)
+            .setSeverityText("DEBUG").addAttributes(kv("only.here", str("x")))))).build();
+    LogsBatch reused = decode(first);
+    Batch block = new LogsBatch();
+    assertThat(block.tryAppend(reused)).isTrue();
+    reused.clear();
+    block.clear();
+    byte[] b = second.toByteArray();
+    new LogsDecoder().decode(b, 0, b.length, T0, (LogsBatch) reused);
+    assertThat(block.tryAppend(reused)).isTrue();
+    assertThat(block.resourceCount()).isEqualTo(1);
+    assertThat(block.minTime()).isEqualTo(T0 + 77);
+    assertThat(LogsReadBack.readBack(publish(block, 9))).containsExactlyElementsOf(LogsReadBack.flatten(second));
+  }
+
   @Provide
   Arbitrary<ExportLogsServiceRequest> requests() {
     return Generators.logsRequests();

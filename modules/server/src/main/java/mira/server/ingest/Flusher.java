@@ -109,24 +109,24 @@ final class Flusher implements Runnable {
       openedAt = System.nanoTime();
       if (!open.tryAppend(j.batch())) {
         // Cannot happen for a batch the decoder accepted; refuse it rather than loop.
-        stats.failed(signal, j.batch().records());
+        stats.failed(signal, j.records());
         j.ack().complete(new Permanent("export does not fit an empty " + signal.dir() + " block"));
         return;
       }
     }
+    Decoders.recycle(j.batch());
     waiting.add(j);
   }
 
   private void seal() {
     Batch block = open;
-    open = Decoders.empty(signal);
     long seq = firstSeq + shard + (long) shards * sealed++;
     long records = block.records();
     try {
       publisher.publish(block, seq, 0);
       stats.published(signal, block.byteSize());
       for (Job j : waiting) {
-        j.ack().complete(new Accepted(j.batch().records()));
+        j.ack().complete(new Accepted(j.records()));
       }
       stats.accepted(signal, records, waiting.size());
     } catch (IOException | RuntimeException e) {
@@ -135,6 +135,9 @@ final class Flusher implements Runnable {
       failWaiting("storing the export failed (" + e.getMessage() + "); retry");
     }
     waiting.clear();
+    // The next block reuses this one's arrays: no growth by copying once a shard is warm.
+    block.clear();
+    open = block;
   }
 
   private void failWaiting(String why) {

@@ -125,7 +125,7 @@ public final class Ingest implements IngestSink, AutoCloseable {
       stats.accepted(signal, 0, 1);
       return new Accepted(0);
     }
-    Job job = new Job(batch, new Ack());
+    Job job = new Job(batch, batch.records(), new Ack());
     try {
       if (!admit(signal, fs, job)) {
         stats.shed(signal, batch.records());
