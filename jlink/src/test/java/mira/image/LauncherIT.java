@@ -50,6 +50,27 @@ class LauncherIT {
   }
 
   @Test
+  void theImageStoresAnExportInABlock() throws Exception {
+    try (Launched m = Launched.start(cwd, serve())) {
+      int[] ports = m.awaitListening(START);
+      String body = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"timeUnixNano\":\"1767225600000000000\","
+          + "\"body\":{\"stringValue\":\"stored by the image\"}}]}]}]}";
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[1] + "/v1/logs"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("{}");
+      m.terminate();
+      assertThat(m.awaitExit(Duration.ofSeconds(15))).isZero();
+      try (var files = Files.walk(cwd.resolve("data/logs"))) {
+        assertThat(files.filter(p -> p.getFileName().toString().equals("logs.arrow"))
+            .filter(p -> !p.toString().contains(".staging"))).hasSize(1);
+      }
+      assertThat(m.stderr()).doesNotContain("Exception");
+    }
+  }
+
+  @Test
   void sigtermStopsTheServerCleanly() throws Exception {
     try (Launched m = Launched.start(cwd, serve())) {
       int[] ports = m.awaitListening(START);
