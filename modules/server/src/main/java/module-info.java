@@ -18,4 +18,5 @@ module mira.server {
   exports mira.server.config;
   exports mira.server.launch;
   exports mira.server.ingest;
+  exports mira.server.api;
 }

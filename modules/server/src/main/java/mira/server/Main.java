@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import mira.server.api.StatsRoute;
 import mira.server.config.Config;
 import mira.server.config.ConfigException;
 import mira.server.config.ConfigLoader;
@@ -135,7 +136,7 @@ public final class Main {
         throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
       }
       try {
-        server = MiraServer.start(config, data, ingest);
+        server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest)::route);
       } catch (StartupException e) {
         ingest.close();
         throw e;

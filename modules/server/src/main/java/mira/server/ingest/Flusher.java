@@ -42,6 +42,8 @@ final class Flusher implements Runnable {
   private volatile boolean stopping;
 
   private Batch open;
+  /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
+  private volatile boolean holding;
   private final List<Job> waiting = new ArrayList<>();
   private long openedAt;
   private long sealed;
@@ -116,6 +118,7 @@ final class Flusher implements Runnable {
     }
     Decoders.recycle(j.batch());
     waiting.add(j);
+    holding = true;
   }
 
   private void seal() {
@@ -138,6 +141,12 @@ final class Flusher implements Runnable {
     // The next block reuses this one's arrays: no growth by copying once a shard is warm.
     block.clear();
     open = block;
+    holding = false;
+  }
+
+  /** True while this shard has an open block with rows in it. */
+  boolean holdsOpenBlock() {
+    return holding;
   }
 
   private void failWaiting(String why) {

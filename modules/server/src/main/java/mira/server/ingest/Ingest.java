@@ -102,6 +102,20 @@ public final class Ingest implements IngestSink, AutoCloseable {
     return stats;
   }
 
+  /** How many of a signal's shards hold an open block with rows in it right now. */
+  public int openBlocks(Signal signal) {
+    int n = 0;
+    Flusher[] fs = shards.get(signal);
+    if (fs != null) {
+      for (Flusher f : fs) {
+        if (f.holdsOpenBlock()) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
   @Override
   public Outcome submit(Signal signal, byte[] body, int length) {
     Flusher[] fs = shards.get(signal);

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import mira.server.config.Config;
 import mira.server.config.HostPort;
 import mira.server.ingest.IngestSink;
@@ -44,6 +45,15 @@ public final class MiraServer implements AutoCloseable {
    * @throws StartupException if either address cannot be bound (named in the message)
    */
   public static MiraServer start(Config config, DataDirectory.Checked data, IngestSink sink) throws StartupException {
+    return start(config, data, sink, r -> { });
+  }
+
+  /**
+   * As {@link #start(Config, DataDirectory.Checked, IngestSink)}, with {@code api} adding the
+   * routes of the HTTP API to the http listener.
+   */
+  public static MiraServer start(Config config, DataDirectory.Checked data, IngestSink sink,
+      Consumer<HttpRouting.Builder> api) throws StartupException {
     // Helidon logs a bind failure and shuts down without saying which socket failed, so each
     // address is tried first; the check after start covers the race of losing one in between.
     requireBindable("gRPC", config.grpcListen());
@@ -71,6 +81,7 @@ public final class MiraServer implements AutoCloseable {
             .routing(r -> {
               probes(r, ready);
               otlp.routeHttp(r);
+              api.accept(r);
             }))
         .build();
     try {

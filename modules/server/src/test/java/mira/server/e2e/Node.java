@@ -38,7 +38,7 @@ final class Node implements AutoCloseable {
     Config c = ConfigLoader.load(Optional.empty(), flags, 2);
     DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
     this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e));
-    this.server = MiraServer.start(c, d, ingest);
+    this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest)::route);
   }
 
   Node(Path data) throws Exception {
