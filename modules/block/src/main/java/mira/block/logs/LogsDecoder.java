@@ -14,7 +14,7 @@ import mira.block.column.VarColumn;
 import mira.block.table.AnyValueReader;
 import mira.block.table.AttrWriter;
 import mira.block.table.Attributes;
-import mira.block.table.Envelope;
+import mira.block.table.ExportDecoder;
 import mira.block.table.Table;
 import mira.block.table.TooLargeException;
 import mira.proto.wire.ProtoReader;
@@ -25,10 +25,13 @@ import mira.proto.wire.WireException;
  * {@link LogsBatch}: one pass over each log record, no protobuf objects, nothing allocated per
  * record. Field paths in errors use the proto field names. Not thread-safe; one per thread.
  */
-public final class LogsDecoder {
-  private final ProtoReader top = new ProtoReader();
-  private final ProtoReader rl = new ProtoReader();
-  private final ProtoReader sl = new ProtoReader();
+public final class LogsDecoder extends ExportDecoder<LogsBatch> {
+  private Sink sink;
+
+  public LogsDecoder() {
+    super("resource_logs", "scope_logs", "log_records");
+  }
+
   private final ProtoReader rec = new ProtoReader();
   private final AnyValueReader body = new AnyValueReader();
 
@@ -46,109 +49,22 @@ public final class LogsDecoder {
   /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
   public LogsBatch decode(byte[] buf, int off, int len, long receivedAt, LogsBatch batch)
       throws WireException, TooLargeException {
-    if (!batch.isEmpty() || batch.resourceCount() != 0) {
-      throw new IllegalArgumentException("decoding into a batch that is not empty");
-    }
-    Envelope env = new Envelope(batch);
-    Sink sink = new Sink(batch, receivedAt);
-    top.reset(buf, off, off + len);
-    int i = 0;
-    while (top.next()) {
-      if (top.field() != 1) {
-        continue;
-      }
-      try {
-        top.expect(ProtoReader.LEN);
-        resourceLogs(buf, env, sink);
-      } catch (WireException e) {
-        throw WireException.at("resource_logs[" + i + "]", e);
-      } catch (TooLargeException e) {
-        throw new TooLargeException("resource_logs[" + i + "]: " + e.getMessage());
-      }
-      i++;
-    }
-    batch.check();
-    return batch;
+    return decodeInto(buf, off, len, receivedAt, batch);
   }
 
-  private void resourceLogs(byte[] buf, Envelope env, Sink sink) throws WireException, TooLargeException {
-    rl.enter(top);
-    int resStart = -1;
-    int resEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (rl.next()) {
-      switch (rl.field()) {
-        case 1 -> {
-          expect(rl, "resource");
-          resStart = rl.start();
-          resEnd = rl.end();
-        }
-        case 3 -> {
-          utf8(rl, "schema_url");
-          schemaStart = rl.start();
-          schemaEnd = rl.end();
-        }
-        default -> { }
-      }
-    }
-    int resourceId = env.resource(buf, resStart, resEnd, schemaStart, schemaEnd);
-    rl.enter(top);
-    int j = 0;
-    while (rl.next()) {
-      if (rl.field() != 2) {
-        continue;
-      }
-      try {
-        rl.expect(ProtoReader.LEN);
-        scopeLogs(buf, env, sink, resourceId);
-      } catch (WireException e) {
-        throw WireException.at("scope_logs[" + j + "]", e);
-      }
-      j++;
-    }
+  @Override
+  protected void begin(LogsBatch batch, long receivedAt) {
+    sink = new Sink(batch, receivedAt);
   }
 
-  private void scopeLogs(byte[] buf, Envelope env, Sink sink, int resourceId) throws WireException, TooLargeException {
-    sl.enter(rl);
-    int scopeStart = -1;
-    int scopeEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (sl.next()) {
-      switch (sl.field()) {
-        case 1 -> {
-          expect(sl, "scope");
-          scopeStart = sl.start();
-          scopeEnd = sl.end();
-        }
-        case 3 -> {
-          utf8(sl, "schema_url");
-          schemaStart = sl.start();
-          schemaEnd = sl.end();
-        }
-        default -> { }
-      }
-    }
-    int scopeId = env.scope(buf, scopeStart, scopeEnd, schemaStart, schemaEnd);
-    sl.enter(rl);
-    int k = 0;
-    while (sl.next()) {
-      if (sl.field() != 2) {
-        continue;
-      }
-      try {
-        sl.expect(ProtoReader.LEN);
-        record(buf, sink, resourceId, scopeId);
-      } catch (WireException e) {
-        throw WireException.at("log_records[" + k + "]", e);
-      }
-      k++;
-    }
+  @Override
+  protected void record(byte[] buf, ProtoReader field, int resourceId, int scopeId) throws WireException, TooLargeException {
+    record(buf, field, sink, resourceId, scopeId);
   }
 
-  private void record(byte[] buf, Sink s, int resourceId, int scopeId) throws WireException, TooLargeException {
-    rec.enter(sl);
+  private void record(byte[] buf, ProtoReader field, Sink s, int resourceId, int scopeId)
+      throws WireException, TooLargeException {
+    rec.enter(field);
     int id = s.id.size();
     long time = 0;
     long observed = 0;

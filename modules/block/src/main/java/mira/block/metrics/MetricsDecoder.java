@@ -5,7 +5,7 @@ import mira.block.column.BoolColumn;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.AttrWriter;
-import mira.block.table.Envelope;
+import mira.block.table.ExportDecoder;
 import mira.block.table.Table;
 import mira.block.table.TooLargeException;
 import mira.proto.wire.ProtoReader;
@@ -18,10 +18,13 @@ import mira.proto.wire.WireException;
  * {@code resource_metrics[0].scope_metrics[0].metrics[3].histogram.data_points[2].bucket_counts}.
  * Not thread-safe; one per thread.
  */
-public final class MetricsDecoder {
-  private final ProtoReader top = new ProtoReader();
-  private final ProtoReader rm = new ProtoReader();
-  private final ProtoReader sm = new ProtoReader();
+public final class MetricsDecoder extends ExportDecoder<MetricsBatch> {
+  private Sink sink;
+
+  public MetricsDecoder() {
+    super("resource_metrics", "scope_metrics", "metrics");
+  }
+
   private final ProtoReader metric = new ProtoReader();
   private final ProtoReader data = new ProtoReader();
 
@@ -39,118 +42,30 @@ public final class MetricsDecoder {
   /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
   public MetricsBatch decode(byte[] buf, int off, int len, long receivedAt, MetricsBatch batch)
       throws WireException, TooLargeException {
-    if (!batch.isEmpty() || batch.resourceCount() != 0) {
-      throw new IllegalArgumentException("decoding into a batch that is not empty");
-    }
-    Envelope env = new Envelope(batch);
-    Sink sink = new Sink(batch, receivedAt);
-    top.reset(buf, off, off + len);
-    int i = 0;
-    while (top.next()) {
-      if (top.field() != 1) {
-        continue;
-      }
-      try {
-        top.expect(ProtoReader.LEN);
-        resourceMetrics(buf, env, sink);
-      } catch (WireException e) {
-        throw WireException.at("resource_metrics[" + i + "]", e);
-      } catch (TooLargeException e) {
-        throw new TooLargeException("resource_metrics[" + i + "]: " + e.getMessage());
-      }
-      i++;
-    }
+    return decodeInto(buf, off, len, receivedAt, batch);
+  }
+
+  @Override
+  protected void begin(MetricsBatch batch, long receivedAt) {
+    sink = new Sink(batch, receivedAt);
+  }
+
+  @Override
+  protected void end(MetricsBatch batch, long receivedAt) {
     if (batch.points() == 0 && !batch.isEmpty()) {
       // A block's name needs a time range; metrics that carry no points are placed at their arrival.
       batch.observeTime(receivedAt);
     }
-    batch.check();
-    return batch;
   }
 
-  private void resourceMetrics(byte[] buf, Envelope env, Sink sink) throws WireException, TooLargeException {
-    rm.enter(top);
-    int resStart = -1;
-    int resEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (rm.next()) {
-      switch (rm.field()) {
-        case 1 -> {
-          Fields.expect(rm, ProtoReader.LEN, "resource");
-          resStart = rm.start();
-          resEnd = rm.end();
-        }
-        case 3 -> {
-          Fields.utf8(rm, "schema_url");
-          schemaStart = rm.start();
-          schemaEnd = rm.end();
-        }
-        default -> { }
-      }
-    }
-    int resourceId = env.resource(buf, resStart, resEnd, schemaStart, schemaEnd);
-    rm.enter(top);
-    int j = 0;
-    while (rm.next()) {
-      if (rm.field() != 2) {
-        continue;
-      }
-      try {
-        rm.expect(ProtoReader.LEN);
-        scopeMetrics(buf, env, sink, resourceId);
-      } catch (WireException e) {
-        throw WireException.at("scope_metrics[" + j + "]", e);
-      }
-      j++;
-    }
+  @Override
+  protected void record(byte[] buf, ProtoReader field, int resourceId, int scopeId) throws WireException, TooLargeException {
+    metric(buf, field, sink, resourceId, scopeId);
   }
 
-  private void scopeMetrics(byte[] buf, Envelope env, Sink sink, int resourceId) throws WireException, TooLargeException {
-    sm.enter(rm);
-    int scopeStart = -1;
-    int scopeEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (sm.next()) {
-      switch (sm.field()) {
-        case 1 -> {
-          Fields.expect(sm, ProtoReader.LEN, "scope");
-          scopeStart = sm.start();
-          scopeEnd = sm.end();
-        }
-        case 3 -> {
-          Fields.utf8(sm, "schema_url");
-          schemaStart = sm.start();
-          schemaEnd = sm.end();
-        }
-        default -> { }
-      }
-    }
-    int scopeId = env.scope(buf, scopeStart, scopeEnd, schemaStart, schemaEnd);
-    sm.enter(rm);
-    int k = 0;
-    while (sm.next()) {
-      if (sm.field() != 2) {
-        continue;
-      }
-      try {
-        sm.expect(ProtoReader.LEN);
-        metric(buf, sink, resourceId, scopeId);
-      } catch (WireException e) {
-        throw WireException.at("metrics[" + k + "]", e);
-      }
-      k++;
-    }
-  }
-
-  /**
-   * One Metric, in two passes: the first takes the scalar fields and metadata and finds which data
-   * field wins the oneof (the last one on the wire; repeats of that field after the last different
-   * one merge, as in protobuf), the second decodes that field's points.
-   */
-  private void metric(byte[] buf, Sink s, int resourceId, int scopeId) throws WireException, TooLargeException {
-    metric.enter(sm);
+  private void metric(byte[] buf, ProtoReader at, Sink s, int resourceId, int scopeId)
+      throws WireException, TooLargeException {
+    metric.enter(at);
     int id = s.id.size();
     int nameStart = -1;
     int nameEnd = -1;
@@ -201,7 +116,7 @@ public final class MetricsDecoder {
     boolean monotonic = false;
     if (type != MetricsBatch.TYPE_NONE) {
       int field = fieldOf(type);
-      metric.enter(sm);
+      metric.enter(at);
       int p = 0;
       while (metric.next()) {
         if (metric.field() != field || metric.fieldStart() < runStart) {

@@ -12,7 +12,7 @@ import static mira.block.table.Fields.varint;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.AttrWriter;
-import mira.block.table.Envelope;
+import mira.block.table.ExportDecoder;
 import mira.block.table.Table;
 import mira.block.table.TooLargeException;
 import mira.proto.wire.ProtoReader;
@@ -27,10 +27,13 @@ import mira.proto.wire.WireException;
  * <p>A span must carry a 16-byte trace_id and an 8-byte span_id (the OTLP spec calls an empty one
  * invalid); parent_span_id and a link's ids may be empty, but never another length.
  */
-public final class TracesDecoder {
-  private final ProtoReader top = new ProtoReader();
-  private final ProtoReader rs = new ProtoReader();
-  private final ProtoReader ss = new ProtoReader();
+public final class TracesDecoder extends ExportDecoder<TracesBatch> {
+  private Sink sink;
+
+  public TracesDecoder() {
+    super("resource_spans", "scope_spans", "spans");
+  }
+
   private final ProtoReader span = new ProtoReader();
   /** A span's event, link or status: siblings, never nested in one another. */
   private final ProtoReader part = new ProtoReader();
@@ -50,109 +53,22 @@ public final class TracesDecoder {
   /** As {@link #decode(byte[], int, int, long)}, into {@code batch}, which must be empty. */
   public TracesBatch decode(byte[] buf, int off, int len, long receivedAt, TracesBatch batch)
       throws WireException, TooLargeException {
-    if (!batch.isEmpty() || batch.resourceCount() != 0) {
-      throw new IllegalArgumentException("decoding into a batch that is not empty");
-    }
-    Envelope env = new Envelope(batch);
-    Sink sink = new Sink(batch, receivedAt);
-    top.reset(buf, off, off + len);
-    int i = 0;
-    while (top.next()) {
-      if (top.field() != 1) {
-        continue;
-      }
-      try {
-        top.expect(ProtoReader.LEN);
-        resourceSpans(buf, env, sink);
-      } catch (WireException e) {
-        throw WireException.at("resource_spans[" + i + "]", e);
-      } catch (TooLargeException e) {
-        throw new TooLargeException("resource_spans[" + i + "]: " + e.getMessage());
-      }
-      i++;
-    }
-    batch.check();
-    return batch;
+    return decodeInto(buf, off, len, receivedAt, batch);
   }
 
-  private void resourceSpans(byte[] buf, Envelope env, Sink sink) throws WireException, TooLargeException {
-    rs.enter(top);
-    int resStart = -1;
-    int resEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (rs.next()) {
-      switch (rs.field()) {
-        case 1 -> {
-          expect(rs, "resource");
-          resStart = rs.start();
-          resEnd = rs.end();
-        }
-        case 3 -> {
-          utf8(rs, "schema_url");
-          schemaStart = rs.start();
-          schemaEnd = rs.end();
-        }
-        default -> { }
-      }
-    }
-    int resourceId = env.resource(buf, resStart, resEnd, schemaStart, schemaEnd);
-    rs.enter(top);
-    int j = 0;
-    while (rs.next()) {
-      if (rs.field() != 2) {
-        continue;
-      }
-      try {
-        rs.expect(ProtoReader.LEN);
-        scopeSpans(buf, env, sink, resourceId);
-      } catch (WireException e) {
-        throw WireException.at("scope_spans[" + j + "]", e);
-      }
-      j++;
-    }
+  @Override
+  protected void begin(TracesBatch batch, long receivedAt) {
+    sink = new Sink(batch, receivedAt);
   }
 
-  private void scopeSpans(byte[] buf, Envelope env, Sink sink, int resourceId) throws WireException, TooLargeException {
-    ss.enter(rs);
-    int scopeStart = -1;
-    int scopeEnd = -1;
-    int schemaStart = -1;
-    int schemaEnd = -1;
-    while (ss.next()) {
-      switch (ss.field()) {
-        case 1 -> {
-          expect(ss, "scope");
-          scopeStart = ss.start();
-          scopeEnd = ss.end();
-        }
-        case 3 -> {
-          utf8(ss, "schema_url");
-          schemaStart = ss.start();
-          schemaEnd = ss.end();
-        }
-        default -> { }
-      }
-    }
-    int scopeId = env.scope(buf, scopeStart, scopeEnd, schemaStart, schemaEnd);
-    ss.enter(rs);
-    int k = 0;
-    while (ss.next()) {
-      if (ss.field() != 2) {
-        continue;
-      }
-      try {
-        ss.expect(ProtoReader.LEN);
-        span(buf, sink, resourceId, scopeId);
-      } catch (WireException e) {
-        throw WireException.at("spans[" + k + "]", e);
-      }
-      k++;
-    }
+  @Override
+  protected void record(byte[] buf, ProtoReader field, int resourceId, int scopeId) throws WireException, TooLargeException {
+    span(buf, field, sink, resourceId, scopeId);
   }
 
-  private void span(byte[] buf, Sink s, int resourceId, int scopeId) throws WireException, TooLargeException {
-    span.enter(ss);
+  private void span(byte[] buf, ProtoReader field, Sink s, int resourceId, int scopeId)
+      throws WireException, TooLargeException {
+    span.enter(field);
     int id = s.id.size();
     int traceStart = -1;
     int traceLen = 0;
