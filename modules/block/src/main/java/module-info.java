@@ -6,6 +6,9 @@ module mira.block {
   requires transitive mira.proto;
   requires transitive org.apache.arrow.vector;
   requires transitive org.apache.arrow.memory.core;
+  // Arrow picks its allocation manager by reflection (Class.forName), which finds a module only if
+  // something put it in the module graph; without this a RootAllocator fails in the launched image.
+  requires org.apache.arrow.memory.unsafe;
 
   exports mira.block;
   exports mira.block.column;
