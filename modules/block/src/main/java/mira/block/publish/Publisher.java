@@ -72,8 +72,8 @@ public final class Publisher {
     }
     BlockName name = new BlockName(batch.minTime(), batch.maxTime(), node, seq, walHi);
     Path staging = signalDir.resolve(STAGING).resolve(name.dirName());
-    // Before it exists the directory is not ours: a collision must fail without deleting the
-    // other writer's staging directory out from under it (that would publish a partial block).
+    // Until this succeeds the directory is not ours. A collision must fail without deleting the
+    // other writer's directory: that writer would go on to rename whatever tables it wrote after.
     Files.createDirectory(staging);
     boolean published = false;
     try {
