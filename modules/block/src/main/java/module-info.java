@@ -6,8 +6,8 @@ module mira.block {
   requires transitive mira.proto;
   requires transitive org.apache.arrow.vector;
   requires transitive org.apache.arrow.memory.core;
-  // Arrow finds its allocation manager reflectively; without this edge the module is not resolved
-  // on a plain module path and the first allocation fails. (arrow-memory-netty would split a package.)
+  // Arrow picks its allocation manager by reflection (Class.forName), which finds a module only if
+  // something put it in the module graph; without this a RootAllocator fails in the launched image.
   requires org.apache.arrow.memory.unsafe;
 
   exports mira.block;

@@ -62,7 +62,9 @@ public final class Publisher {
    * @param walHi the write-ahead log position the block covers (0 without a log)
    * @return the published block's directory
    * @throws IOException if any step fails; nothing is then visible and the staging directory is
-   *     removed (best effort)
+   *     removed (best effort) if this call created it. {@link FileAlreadyExistsException} if the
+   *     staging directory already exists: another writer (a second process given the same
+   *     {@code --node}) is publishing the same block, and its directory is left to it.
    */
   public Path publish(Batch batch, long seq, long walHi) throws IOException {
     if (batch.isEmpty()) {
@@ -70,9 +72,11 @@ public final class Publisher {
     }
     BlockName name = new BlockName(batch.minTime(), batch.maxTime(), node, seq, walHi);
     Path staging = signalDir.resolve(STAGING).resolve(name.dirName());
+    // Until this succeeds the directory is not ours. A collision must fail without deleting the
+    // other writer's directory: that writer would go on to rename whatever tables it wrote after.
+    Files.createDirectory(staging);
     boolean published = false;
     try {
-      Files.createDirectory(staging);
       for (Table t : batch.tables()) {
         if (t.rows() > 0) {
           TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator);

@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Start-up checks of the data directory: it can be created, written and fsynced, and it is on a
@@ -70,17 +71,23 @@ public final class DataDirectory {
   public record Checked(Path path, Optional<String> fsType, Optional<String> warning) {}
 
   private static void probeWrite(Path dir) throws StartupException {
-    Path probe = dir.resolve(".mira-probe-" + ProcessHandle.current().pid());
+    // The probe must be this process's alone: processes sharing a data directory from different
+    // containers can have the same pid (1), and one must not truncate or delete the other's probe.
+    Path probe = dir.resolve(".mira-probe-" + ProcessHandle.current().pid() + "-"
+        + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    boolean created = false;
     try {
-      try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        created = true;
         ch.write(ByteBuffer.wrap("mira".getBytes(StandardCharsets.US_ASCII)));
         ch.force(true);
       }
       Files.delete(probe);
     } catch (IOException e) {
       try {
-        Files.deleteIfExists(probe);
+        if (created) {
+          Files.deleteIfExists(probe);
+        }
       } catch (IOException ignored) {
         // The directory is unusable either way; the first error is the one worth reporting.
       }

@@ -34,6 +34,22 @@ class DataDirectoryTest {
   }
 
   @Test
+  void aProbeOfAnotherProcessWithTheSamePidIsLeftAlone() throws Exception {
+    // Two containers sharing the directory are both pid 1: the other one is midway through its probe.
+    Path d = tmp.resolve("shared");
+    Files.createDirectories(d);
+    Path theirs = d.resolve(".mira-probe-" + ProcessHandle.current().pid());
+    Files.writeString(theirs, "theirs");
+
+    DataDirectory.prepare(d, mountinfo(line(1, "/", "ext4")));
+
+    assertThat(theirs).hasContent("theirs");
+    try (var s = Files.list(d)) {
+      assertThat(s).as("our own probe is removed").containsExactly(theirs);
+    }
+  }
+
+  @Test
   void refusesADirectoryThatCannotBeCreated() throws Exception {
     Path file = tmp.resolve("plain-file");
     Files.writeString(file, "x");
