@@ -2,50 +2,68 @@ package mira.block.column;
 
 import java.util.Arrays;
 
-/** A growable bitmap (Arrow validity / boolean layout: bit i of byte i/8, LSB first). */
+/**
+ * A growable sequence of booleans (validity, or a Boolean column's values), one byte per value
+ * while building and packed into Arrow's bitmap layout (bit i of byte i/8, LSB first) only when
+ * exported. A byte store is a plain write where a bit would be a read-modify-write; the decode
+ * benchmark showed bit setting among its hottest methods.
+ */
 final class Bits {
-  private byte[] bits = new byte[16];
+  private byte[] values = new byte[64];
 
   void set(int i, boolean v) {
-    int byteIndex = i >>> 3;
-    if (byteIndex >= bits.length) {
-      bits = Arrays.copyOf(bits, Math.max(bits.length * 2, byteIndex + 1));
+    if (i >= values.length) {
+      values = Arrays.copyOf(values, Math.max(values.length * 2, i + 1));
     }
-    if (v) {
-      bits[byteIndex] |= (byte) (1 << (i & 7));
-    } else {
-      bits[byteIndex] &= (byte) ~(1 << (i & 7));
-    }
+    values[i] = (byte) (v ? 1 : 0);
   }
 
   boolean get(int i) {
-    return (bits[i >>> 3] & (1 << (i & 7))) != 0;
+    return values[i] != 0;
   }
 
-  /** Appends {@code n} bits of {@code src} starting at bit 0 after position {@code at}. */
-  void copyFrom(Bits src, int at, int n) {
-    if ((at & 7) == 0) {
-      int bytes = (n + 7) >>> 3;
-      int need = (at >>> 3) + bytes;
-      if (need > bits.length) {
-        bits = Arrays.copyOf(bits, Math.max(bits.length * 2, need));
-      }
-      System.arraycopy(src.bits, 0, bits, at >>> 3, bytes);
-      // Bits past n in the last byte came from src; they are beyond size and get overwritten.
-      return;
+  /** How many of the values in {@code [from, to)} are false. */
+  int countFalse(int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      n += values[i] ^ 1;
     }
+    return n;
+  }
+
+  /** Copies values {@code [from, from + n)} of {@code src} to position {@code at}. */
+  void copyFrom(Bits src, int from, int at, int n) {
+    if (at + n > values.length) {
+      values = Arrays.copyOf(values, Math.max(values.length * 2, at + n));
+    }
+    System.arraycopy(src.values, from, values, at, n);
+  }
+
+  /** Sets {@code [at, at + n)} to true. */
+  void fillTrue(int at, int n) {
+    if (at + n > values.length) {
+      values = Arrays.copyOf(values, Math.max(values.length * 2, at + n));
+    }
+    Arrays.fill(values, at, at + n, (byte) 1);
+  }
+
+  /** The first {@code n} values packed as an Arrow bitmap of {@code (n + 7) / 8} bytes. */
+  byte[] packed(int n) {
+    byte[] out = new byte[(n + 7) >>> 3];
     for (int i = 0; i < n; i++) {
-      set(at + i, src.get(i));
+      out[i >>> 3] |= (byte) (values[i] << (i & 7));
     }
+    return out;
   }
 
-  byte[] array() {
-    return bits;
+  /** Heap bytes held. */
+  int capacity() {
+    return values.length;
   }
 
   Bits copy(int n) {
     Bits b = new Bits();
-    b.bits = Arrays.copyOf(bits, Math.max(16, (n + 7) >>> 3));
+    b.values = Arrays.copyOf(values, Math.max(64, n));
     return b;
   }
 }

@@ -37,7 +37,7 @@ public final class BoolColumn extends Column {
 
   @Override
   public long capacityBytes() {
-    return values.array().length + validityCapacity();
+    return values.capacity() + validityCapacity();
   }
 
   @Override
@@ -56,9 +56,7 @@ public final class BoolColumn extends Column {
   @Override
   public void appendRange(Column other, int from, int to) {
     BoolColumn o = (BoolColumn) other;
-    for (int i = from; i < to; i++) {
-      values.set(size + i - from, o.values.get(i));
-    }
+    values.copyFrom(o.values, from, size, to - from);
     appendValidity(o, from, to);
     size += to - from;
   }
@@ -81,6 +79,7 @@ public final class BoolColumn extends Column {
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));
-    buffers.add(Buffers.fromBytes(values.array(), (rows + 7) >>> 3, allocator));
+    byte[] bitmap = values.packed(rows);
+    buffers.add(Buffers.fromBytes(bitmap, bitmap.length, allocator));
   }
 }

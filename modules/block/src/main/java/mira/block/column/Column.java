@@ -46,7 +46,7 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
   public abstract long capacityBytes();
 
   protected final long validityCapacity() {
-    return validity == null ? 0 : validity.array().length;
+    return validity == null ? 0 : validity.capacity();
   }
 
   /** Forgets every value from row {@code n} on. */
@@ -90,13 +90,7 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
 
   protected final void truncateValidity(int n) {
     if (nullable && n < size) {
-      int nulls = 0;
-      for (int i = n; i < size; i++) {
-        if (!validity.get(i)) {
-          nulls++;
-        }
-      }
-      nullCount -= nulls;
+      nullCount = n == 0 ? 0 : nullCount - validity.countFalse(n, size);
     }
   }
 
@@ -104,24 +98,12 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
   protected final void appendValidity(Column o, int from, int to) {
     if (nullable) {
       if (o.nullable) {
-        if (from == 0 && to == o.size) {
-          validity.copyFrom(o.validity, size, to);
-          nullCount += o.nullCount;
-        } else {
-          for (int i = from; i < to; i++) {
-            boolean v = o.validity.get(i);
-            validity.set(size + i - from, v);
-            if (!v) {
-              nullCount++;
-            }
-          }
-        }
+        validity.copyFrom(o.validity, from, size, to - from);
+        nullCount += from == 0 && to == o.size ? o.nullCount : o.validity.countFalse(from, to);
       } else {
-        for (int i = from; i < to; i++) {
-          validity.set(size + i - from, true);
-        }
+        validity.fillTrue(size, to - from);
       }
-    } else if (o.nullable && o.nullCount(to) - o.nullCount(from) > 0) {
+    } else if (o.nullable && o.validity.countFalse(from, to) > 0) {
       throw new IllegalStateException("nulls into non-nullable column " + name);
     }
   }
@@ -129,13 +111,7 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
   protected final void copyValidityInto(Column c, int n) {
     if (nullable) {
       c.validity = validity.copy(n);
-      int nulls = 0;
-      for (int i = 0; i < n; i++) {
-        if (!validity.get(i)) {
-          nulls++;
-        }
-      }
-      c.nullCount = nulls;
+      c.nullCount = validity.countFalse(0, n);
     }
   }
 
@@ -143,16 +119,7 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
     if (!nullable) {
       return 0;
     }
-    if (rows == size) {
-      return nullCount;
-    }
-    int nulls = 0;
-    for (int i = 0; i < rows; i++) {
-      if (!validity.get(i)) {
-        nulls++;
-      }
-    }
-    return nulls;
+    return rows == size ? nullCount : validity.countFalse(0, rows);
   }
 
   /** The validity buffer for IPC: empty when non-nullable (Arrow reads that as all valid). */
@@ -160,6 +127,7 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
     if (!nullable) {
       return allocator.getEmpty();
     }
-    return Buffers.fromBytes(validity.array(), (rows + 7) >>> 3, allocator);
+    byte[] bitmap = validity.packed(rows);
+    return Buffers.fromBytes(bitmap, bitmap.length, allocator);
   }
 }
