@@ -175,10 +175,7 @@ class BadInputTest {
       for (Future<ExportLogsServiceRequest> f : goods) {
         sent.addAll(LogsReadBack.flatten(f.get(30, TimeUnit.SECONDS)));
       }
-      List<LogsReadBack.Flat> stored = new ArrayList<>();
-      for (Path b : node.blocks(Signal.LOGS)) {
-        stored.addAll(LogsReadBack.readBack(b));
-      }
+      List<LogsReadBack.Flat> stored = Stored.logs(node);
       assertThat(stored).as("stored records carrying a refused export's marker")
           .filteredOn(f -> f.toString().contains("bad-")).isEmpty();
       assertThat(sent).hasSize(goods.size() * GOOD_RECORDS);
