@@ -90,7 +90,7 @@ class BadInputTest {
   @TempDir static Path data;
   private static Node node;
   private static RawGrpcClient grpc;
-  /** Sends {@link #BOMB} as its "gzip" output, whatever message it is given. */
+  /** Sends {@link #bomb} as its "gzip" output, whatever message it is given. */
   private static RawGrpcClient bombingGrpc;
   private static ExecutorService background;
   private static final List<Future<ExportLogsServiceRequest>> goods = new ArrayList<>();
@@ -120,7 +120,7 @@ class BadInputTest {
    * better than about 1000 to 1, so "a few kilobytes" to a gigabyte takes a megabyte; the members
    * are concatenated (which gzip allows) so that building it costs one 1 MiB compression.
    */
-  private static byte[] BOMB;
+  private static byte[] bomb;
   private static String bombMarker;
 
   private String testName;
@@ -132,11 +132,11 @@ class BadInputTest {
   @BeforeAll
   static void start() throws Exception {
     Logger.getLogger("").addHandler(watchLog);
-    node = new Node(data, Map.of(Key.INGEST_MAX_REQUEST_BYTES, "4MiB", Key.INGEST_SHARDS, "1"));
+    node = new Node(data, Map.of(Key.INGEST_MAX_REQUEST_BYTES, "4MiB"));
     grpc = new RawGrpcClient(node.grpcTarget());
     bombMarker = "bad-0-gzip-bomb";
-    BOMB = gzipBomb(bombMarker, 1024);
-    bombingGrpc = new RawGrpcClient(node.grpcTarget(), sendingInstead(BOMB));
+    bomb = gzipBomb(bombMarker, 1024);
+    bombingGrpc = new RawGrpcClient(node.grpcTarget(), sendingInstead(bomb));
     background = Executors.newVirtualThreadPerTaskExecutor();
   }
 
@@ -216,7 +216,7 @@ class BadInputTest {
 
   @ParameterizedTest
   @CsvSource({"HTTP, 6", "HTTP, 7", "GRPC, 6", "GRPC, 7"})
-  void aFieldWithAWireTypeProtobufDoesNotHaveIsInvalid(Transport t, int wireType) {
+  void aFieldWithAnUndefinedWireTypeIsInvalid(Transport t, int wireType) {
     byte[] bad = concat(record(marker, 1).toByteArray(), varint(20 << 3 | wireType));
     Answer a = send(t, request(record(marker, 0).toByteArray(), bad));
     assertRefused(t, a, 400, Code.INVALID_ARGUMENT, "invalid wire type " + wireType);
@@ -263,7 +263,7 @@ class BadInputTest {
   void gzipBombIsRefusedAtTheLimit(Transport t) {
     marker = bombMarker;
     Answer a = switch (t) {
-      case HTTP -> http(PROTOBUF, "gzip", BOMB);
+      case HTTP -> http(PROTOBUF, "gzip", bomb);
       case GRPC -> grpc(bombingGrpc, new byte[] {1}, "gzip");
     };
     assertRefused(t, a, 413, Code.RESOURCE_EXHAUSTED, "inflated request");
@@ -489,7 +489,7 @@ class BadInputTest {
         + "]}]}]}").getBytes(StandardCharsets.UTF_8);
   }
 
-  /** See {@link #BOMB}. */
+  /** See {@link #bomb}. */
   private static byte[] gzipBomb(String marker, int mebibytes) throws IOException {
     long zeros = (long) mebibytes << 20;
     byte[] head = concat(logs(marker, 10).toByteArray(),
