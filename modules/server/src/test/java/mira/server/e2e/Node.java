@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,8 +29,16 @@ final class Node implements AutoCloseable {
   final AtomicReference<Throwable> fatal = new AtomicReference<>();
 
   Node(Path data, Map<Key, String> extra) throws Exception {
+    this(data, extra, Ingest.ADMIT_WAIT);
+  }
+
+  /**
+   * @param admitWait how long an export waits for room in a full queue before it is shed (the
+   *     production value is {@link Ingest#ADMIT_WAIT}; no setting exposes it)
+   */
+  Node(Path data, Map<Key, String> extra, Duration admitWait) throws Exception {
     this.data = data;
-    java.util.EnumMap<Key, String> flags = new java.util.EnumMap<>(Key.class);
+    EnumMap<Key, String> flags = new EnumMap<>(Key.class);
     flags.put(Key.LISTEN_GRPC, "127.0.0.1:0");
     flags.put(Key.LISTEN_HTTP, "127.0.0.1:0");
     flags.put(Key.DATA_DIR, data.toString());
@@ -37,7 +46,7 @@ final class Node implements AutoCloseable {
     flags.putAll(extra);
     Config c = ConfigLoader.load(Optional.empty(), flags, 2);
     DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
-    this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e));
+    this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e), admitWait);
     this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest)::route);
   }
 
@@ -51,6 +60,11 @@ final class Node implements AutoCloseable {
 
   String grpc() {
     return "http://127.0.0.1:" + server.grpcPort();
+  }
+
+  /** The gRPC address as grpc-java's channel builders take it. */
+  String grpcTarget() {
+    return "127.0.0.1:" + server.grpcPort();
   }
 
   /** Every published block of a signal, in sequence order. */

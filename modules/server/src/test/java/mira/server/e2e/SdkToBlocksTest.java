@@ -22,7 +22,6 @@ import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
@@ -46,7 +45,6 @@ import java.util.concurrent.TimeUnit;
 import mira.block.testing.LogsReadBack;
 import mira.block.testing.MetricsReadBack;
 import mira.block.testing.TracesReadBack;
-import mira.proto.wire.Signal;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -97,10 +95,7 @@ class SdkToBlocksTest {
       }
 
       // Acknowledged means published (the write-ahead log is not built yet): read the blocks now.
-      List<TracesReadBack.Flat> storedSpans = new ArrayList<>();
-      for (Path b : node.blocks(Signal.TRACES)) {
-        storedSpans.addAll(TracesReadBack.readBack(b));
-      }
+      List<TracesReadBack.Flat> storedSpans = Stored.spans(node);
       List<TracesReadBack.Flat> sentSpans = new ArrayList<>();
       for (ExportTraceServiceRequest r : spans.acked) {
         sentSpans.addAll(TracesReadBack.flatten(r));
@@ -110,24 +105,16 @@ class SdkToBlocksTest {
       assertThat(sentSpans).anySatisfy(f -> assertThat(f.span().getLinksCount()).isEqualTo(1));
       assertThat(storedSpans).containsExactlyInAnyOrderElementsOf(sentSpans);
 
-      List<LogsReadBack.Flat> storedLogs = new ArrayList<>();
-      for (Path b : node.blocks(Signal.LOGS)) {
-        storedLogs.addAll(LogsReadBack.readBack(b));
-      }
+      List<LogsReadBack.Flat> storedLogs = Stored.logs(node);
       List<LogsReadBack.Flat> sentLogs = new ArrayList<>();
       for (ExportLogsServiceRequest r : logs.acked) {
-        for (LogsReadBack.Flat f : LogsReadBack.flatten(r)) {
-          sentLogs.add(withEffectiveTime(f));
-        }
+        sentLogs.addAll(Stored.expectedLogs(r));
       }
       assertThat(sentLogs).hasSize(3);
       assertThat(sentLogs).filteredOn(f -> !f.record().getTraceId().isEmpty()).hasSize(2);
       assertThat(storedLogs).containsExactlyInAnyOrderElementsOf(sentLogs);
 
-      List<MetricsReadBack.Flat> storedMetrics = new ArrayList<>();
-      for (Path b : node.blocks(Signal.METRICS)) {
-        storedMetrics.addAll(MetricsReadBack.readBack(b));
-      }
+      List<MetricsReadBack.Flat> storedMetrics = Stored.metrics(node);
       List<MetricsReadBack.Flat> sentMetrics = new ArrayList<>();
       for (ExportMetricsServiceRequest r : metrics.acked) {
         sentMetrics.addAll(MetricsReadBack.flatten(r));
@@ -142,16 +129,6 @@ class SdkToBlocksTest {
       logging.shutdown();
       metering.shutdown();
     }
-  }
-
-  /** The block's documented rule: a record without a time takes its observed time. */
-  private static LogsReadBack.Flat withEffectiveTime(LogsReadBack.Flat f) {
-    LogRecord r = f.record();
-    if (r.getTimeUnixNano() != 0) {
-      return f;
-    }
-    return new LogsReadBack.Flat(f.resource(), f.resourceSchema(), f.scope(), f.scopeSchema(),
-        r.toBuilder().setTimeUnixNano(r.getObservedTimeUnixNano()).build());
   }
 
   private static void record(Tracer tracer, Logger logger, Meter meter) {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Random;
+import mira.server.testing.Samples;
 import org.junit.jupiter.api.Test;
 
 class BoundedBodiesTest {

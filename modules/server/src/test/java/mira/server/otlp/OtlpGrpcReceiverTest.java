@@ -21,6 +21,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import mira.proto.wire.Signal;
 import mira.server.ingest.IngestSink;
+import mira.server.testing.RawGrpcClient;
+import mira.server.testing.Samples;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

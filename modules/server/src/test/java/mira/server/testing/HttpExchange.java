@@ -1,4 +1,4 @@
-package mira.server.otlp;
+package mira.server.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /** One HTTP/1.1 request over HttpURLConnection (in java.base, so the test needs no extra module). */
-record HttpExchange(int status, Map<String, List<String>> headers, byte[] body) {
+public record HttpExchange(int status, Map<String, List<String>> headers, byte[] body) {
 
-  static HttpExchange send(String method, String url, Map<String, String> headers, byte[] body, boolean chunked)
+  public static HttpExchange send(String method, String url, Map<String, String> headers, byte[] body, boolean chunked)
       throws IOException {
     HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
     c.setConnectTimeout(5_000);
@@ -38,13 +38,13 @@ record HttpExchange(int status, Map<String, List<String>> headers, byte[] body) 
     return new HttpExchange(status, c.getHeaderFields(), responseBody);
   }
 
-  static HttpExchange post(String url, String contentType, String contentEncoding, byte[] body) throws IOException {
+  public static HttpExchange post(String url, String contentType, String contentEncoding, byte[] body) throws IOException {
     return send("POST", url, contentEncoding == null
         ? Map.of("Content-Type", contentType)
         : Map.of("Content-Type", contentType, "Content-Encoding", contentEncoding), body, false);
   }
 
-  String header(String name) {
+  public String header(String name) {
     for (Map.Entry<String, List<String>> e : headers.entrySet()) {
       if (e.getKey() != null && e.getKey().equalsIgnoreCase(name)) {
         return e.getValue().getFirst();
@@ -53,7 +53,7 @@ record HttpExchange(int status, Map<String, List<String>> headers, byte[] body) 
     return null;
   }
 
-  String text() {
+  public String text() {
     return new String(body, java.nio.charset.StandardCharsets.UTF_8);
   }
 }

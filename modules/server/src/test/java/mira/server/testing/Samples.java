@@ -1,4 +1,4 @@
-package mira.server.otlp;
+package mira.server.testing;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -13,12 +13,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.zip.GZIPOutputStream;
 
-/** Hand-built OTLP requests and encoded bodies for the receiver tests. */
-final class Samples {
+/** Hand-built OTLP requests and encoded bodies for the receiver and end-to-end tests. */
+public final class Samples {
   private Samples() {}
 
   /** A logs export with {@code records} records whose bodies are "line 0", "line 1", ... */
-  static ExportLogsServiceRequest logs(int records) {
+  public static ExportLogsServiceRequest logs(int records) {
     ScopeLogs.Builder scope = ScopeLogs.newBuilder();
     for (int i = 0; i < records; i++) {
       scope.addLogRecords(LogRecord.newBuilder()
@@ -34,7 +34,7 @@ final class Samples {
   }
 
   /** A logs export whose record bodies are random hex, so it compresses only about two to one. */
-  static ExportLogsServiceRequest noisyLogs(int records, long seed) {
+  public static ExportLogsServiceRequest noisyLogs(int records, long seed) {
     java.util.Random random = new java.util.Random(seed);
     ScopeLogs.Builder scope = ScopeLogs.newBuilder();
     for (int i = 0; i < records; i++) {
@@ -46,7 +46,7 @@ final class Samples {
     return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(scope)).build();
   }
 
-  static byte[] gzip(byte[] plain) throws IOException {
+  public static byte[] gzip(byte[] plain) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (OutputStream gz = new GZIPOutputStream(out)) {
       gz.write(plain);
@@ -55,7 +55,7 @@ final class Samples {
   }
 
   /** {@code zeros} zero bytes, gzipped by streaming (never held uncompressed). */
-  static byte[] gzippedZeros(long zeros) throws IOException {
+  public static byte[] gzippedZeros(long zeros) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] chunk = new byte[1 << 16];
     try (OutputStream gz = new GZIPOutputStream(out, 1 << 16)) {

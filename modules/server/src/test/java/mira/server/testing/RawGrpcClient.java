@@ -1,4 +1,4 @@
-package mira.server.otlp;
+package mira.server.testing;
 
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -26,7 +26,7 @@ import mira.proto.wire.Signal;
  * A grpc-java client (Netty transport) that sends Export requests as raw bytes, so tests can send
  * what the SDK never would (oversized or non-protobuf messages) and read statuses and trailers.
  */
-final class RawGrpcClient implements AutoCloseable {
+public final class RawGrpcClient implements AutoCloseable {
   private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
@@ -47,7 +47,7 @@ final class RawGrpcClient implements AutoCloseable {
    * A "gzip" compressor that writes a real gzip stream with its deflate data overwritten after the
    * first bytes, so the server sees a gzip header followed by data that does not inflate.
    */
-  static final Compressor CORRUPT_GZIP = new Compressor() {
+  public static final Compressor CORRUPT_GZIP = new Compressor() {
     @Override
     public String getMessageEncoding() {
       return "gzip";
@@ -67,13 +67,13 @@ final class RawGrpcClient implements AutoCloseable {
     }
   };
 
-  final ManagedChannel channel;
+  public final ManagedChannel channel;
 
-  RawGrpcClient(String target) {
+  public RawGrpcClient(String target) {
     channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
   }
 
-  RawGrpcClient(String target, Compressor gzip) {
+  public RawGrpcClient(String target, Compressor gzip) {
     channel = NettyChannelBuilder.forTarget(target).usePlaintext()
         .compressorRegistry(registryWith(gzip)).build();
   }
@@ -84,12 +84,20 @@ final class RawGrpcClient implements AutoCloseable {
     return r;
   }
 
-  static MethodDescriptor<byte[], byte[]> export(Signal signal) {
+  public static MethodDescriptor<byte[], byte[]> export(Signal signal) {
     return MethodDescriptor.<byte[], byte[]>newBuilder()
         .setType(MethodDescriptor.MethodType.UNARY)
-        .setFullMethodName(MethodDescriptor.generateFullMethodName(
-            GrpcExport.serviceDescriptor(signal).getFullName(), "Export"))
+        .setFullMethodName(MethodDescriptor.generateFullMethodName(service(signal), "Export"))
         .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+  }
+
+  /** The OTLP service names as the specification spells them, not as the server computes them. */
+  private static String service(Signal signal) {
+    return switch (signal) {
+      case LOGS -> "opentelemetry.proto.collector.logs.v1.LogsService";
+      case TRACES -> "opentelemetry.proto.collector.trace.v1.TraceService";
+      case METRICS -> "opentelemetry.proto.collector.metrics.v1.MetricsService";
+    };
   }
 
   /**
@@ -99,7 +107,7 @@ final class RawGrpcClient implements AutoCloseable {
    * @param compression "gzip" or null
    * @throws StatusRuntimeException carrying the status and trailers of a call that did not end OK
    */
-  byte[] export(Signal signal, byte[] request, String compression) {
+  public byte[] export(Signal signal, byte[] request, String compression) {
     CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
     if (compression != null) {
       options = options.withCompression(compression);
