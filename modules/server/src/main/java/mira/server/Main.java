@@ -1,22 +1,18 @@
 package mira.server;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import mira.server.api.StatsRoute;
 import mira.server.config.Config;
 import mira.server.config.ConfigException;
 import mira.server.config.ConfigLoader;
 import mira.server.config.Key;
-import mira.server.ingest.Ingest;
-import mira.server.launch.DataDirectory;
 import mira.server.launch.LogSetup;
-import mira.server.launch.MiraServer;
+import mira.server.launch.Running;
+import mira.server.launch.Training;
 import mira.server.launch.Signals;
 import mira.server.launch.StartupException;
 import mira.server.launch.Version;
@@ -25,21 +21,20 @@ import mira.server.launch.Version;
 public final class Main {
   private Main() {}
 
-  /** Exit status when a flusher dies: the process stops rather than refuse one signal forever. */
-  static final int EXIT_FLUSHER_DIED = 70;
-  /** Time the flushers get to publish open blocks at shutdown. */
-  static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(12);
 
   static final String USAGE = """
       usage: mira serve [--config FILE] [--data-dir DIR] [--node NAME]
                         [--grpc-listen HOST:PORT] [--http-listen HOST:PORT]
              mira version
+             mira train
              mira --help
 
       serve    run the server. With no --config it uses the embedded defaults:
                OTLP/gRPC on 127.0.0.1:4317, OTLP/HTTP + API on 127.0.0.1:4318, data in ./data.
                Flags override the file. Config keys are listed in docs/config.md.
       version  print the version and exit
+      train    start a node on loopback with a temporary data directory, send it one export of
+               every signal, stop (the workload the image's AOT cache is recorded from)
       """;
 
   public static void main(String[] args) {
@@ -57,6 +52,7 @@ public final class Main {
         yield 0;
       }
       case "serve" -> serve(args, out, err);
+      case "train" -> Training.run(err);
       default -> {
         err.println("mira: unknown command \"" + args[0] + "\"; commands are serve, version");
         err.print(USAGE);
@@ -122,38 +118,19 @@ public final class Main {
     CountDownLatch stop = new CountDownLatch(1);
     Signals.onTerminate(stop::countDown);
     long t0 = System.nanoTime();
-    MiraServer server;
-    Ingest ingest;
+    Running node;
     try {
-      DataDirectory.Checked data = DataDirectory.prepare(config.dataDir(), Path.of("/proc/self/mountinfo"));
-      data.warning().ifPresent(w -> log.log(System.Logger.Level.WARNING, w));
-      try {
-        ingest = Ingest.start(data.path(), config.node(), config.ingestShards(), config.ingestQueue(), (t, e) -> {
-          log.log(System.Logger.Level.ERROR, t.getName() + " died; stopping so the process is restarted", e);
-          Thread.ofPlatform().start(() -> System.exit(EXIT_FLUSHER_DIED));
-        });
-      } catch (IOException e) {
-        throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
-      }
-      try {
-        server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest)::route);
-      } catch (StartupException e) {
-        ingest.close();
-        throw e;
-      }
-      log.log(System.Logger.Level.INFO, "mira " + Version.current() + " node=" + config.node() + " data=" + data.path()
-          + " listening grpc=" + config.grpcListen().host() + ":" + server.grpcPort()
-          + " http=" + config.httpListen().host() + ":" + server.httpPort()
+      node = Running.start(config, Path.of("/proc/self/mountinfo"));
+      log.log(System.Logger.Level.INFO, "mira " + Version.current() + " node=" + config.node() + " data=" + node.data().path()
+          + " listening grpc=" + config.grpcListen().host() + ":" + node.server().grpcPort()
+          + " http=" + config.httpListen().host() + ":" + node.server().httpPort()
           + " (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
     } catch (StartupException e) {
       err.println("mira: " + e.getMessage());
       return 1;
     }
 
-    Thread hook = new Thread(() -> {
-      server.close();
-      ingest.close(SHUTDOWN_BUDGET);
-    }, "mira-shutdown");
+    Thread hook = new Thread(node::close, "mira-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       stop.await();
@@ -161,10 +138,7 @@ public final class Main {
       Thread.currentThread().interrupt();
     }
     log.log(System.Logger.Level.INFO, "stopping");
-    // Order matters: stop accepting and let in-flight exports reach their flusher first, then let
-    // the flushers publish what they hold (which answers those exports).
-    server.close();
-    ingest.close(SHUTDOWN_BUDGET);
+    node.close();
     Runtime.getRuntime().removeShutdownHook(hook);
     log.log(System.Logger.Level.INFO, "stopped");
     return 0;

@@ -15,6 +15,11 @@ public final class LogSetup {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
       .withZone(ZoneOffset.UTC);
 
+  /** Held so the loggers (and their levels) are not garbage-collected. */
+  private static final Logger[] QUIET = {
+    Logger.getLogger("io.helidon.common.features"), Logger.getLogger("org.apache.arrow")
+  };
+
   private LogSetup() {}
 
   /** Replaces the JUL root handlers. Idempotent. */
@@ -28,6 +33,11 @@ public final class LogSetup {
     h.setFormatter(new OneLine());
     root.addHandler(h);
     root.setLevel(Level.INFO);
+    // Helidon announces its feature list and "preview" notices at INFO on every start, and Arrow
+    // which allocator it picked.
+    for (Logger l : QUIET) {
+      l.setLevel(Level.WARNING);
+    }
   }
 
   private static final class OneLine extends Formatter {

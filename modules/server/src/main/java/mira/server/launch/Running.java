@@ -1,0 +1,81 @@
+package mira.server.launch;
+
+import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Duration;
+import mira.server.api.StatsRoute;
+import mira.server.config.Config;
+import mira.server.ingest.Ingest;
+
+/**
+ * A started node: the checked data directory, the ingest pipeline and the listeners, started in
+ * that order and stopped in the reverse one.
+ */
+public final class Running implements AutoCloseable {
+  /** Exit status when a flusher dies: the process stops rather than refuse one signal forever. */
+  public static final int EXIT_FLUSHER_DIED = 70;
+  /** Time the flushers get to publish open blocks at shutdown. */
+  public static final Duration SHUTDOWN_BUDGET = Duration.ofSeconds(12);
+
+  private static final Logger LOG = System.getLogger("mira");
+
+  private final DataDirectory.Checked data;
+  private final Ingest ingest;
+  private final MiraServer server;
+
+  private Running(DataDirectory.Checked data, Ingest ingest, MiraServer server) {
+    this.data = data;
+    this.ingest = ingest;
+    this.server = server;
+  }
+
+  /**
+   * Checks the data directory, starts the pipeline, then binds the listeners.
+   *
+   * @throws StartupException with a one-line reason the node cannot start
+   */
+  public static Running start(Config config, Path mountinfo) throws StartupException {
+    DataDirectory.Checked data = DataDirectory.prepare(config.dataDir(), mountinfo);
+    data.warning().ifPresent(w -> LOG.log(Level.WARNING, w));
+    Ingest ingest;
+    try {
+      ingest = Ingest.start(data.path(), config.node(), config.ingestShards(), config.ingestQueue(), (t, e) -> {
+        LOG.log(Level.ERROR, t.getName() + " died; stopping so the process is restarted", e);
+        Thread.ofPlatform().start(() -> System.exit(EXIT_FLUSHER_DIED));
+      });
+    } catch (IOException e) {
+      throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
+    }
+    try {
+      MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest)::route);
+      return new Running(data, ingest, server);
+    } catch (StartupException | RuntimeException e) {
+      ingest.close();
+      throw e;
+    }
+  }
+
+  public DataDirectory.Checked data() {
+    return data;
+  }
+
+  public MiraServer server() {
+    return server;
+  }
+
+  public Ingest ingest() {
+    return ingest;
+  }
+
+  /**
+   * Stops accepting, lets in-flight exports reach their flusher, then lets the flushers publish
+   * what they hold (which answers those exports). Idempotent.
+   */
+  @Override
+  public void close() {
+    server.close();
+    ingest.close(SHUTDOWN_BUDGET);
+  }
+}
