@@ -103,7 +103,8 @@ public final class DictColumn extends Column {
     return n;
   }
 
-  private static int hash(byte[] b, int off, int len) {
+  /** A fast 32-bit hash of {@code b[off, off + len)}, for in-memory tables only (never persisted). */
+  public static int hash(byte[] b, int off, int len) {
     long h = 0x9E3779B97F4A7C15L ^ len;
     int i = off;
     int end = off + len;

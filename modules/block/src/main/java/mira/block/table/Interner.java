@@ -1,9 +1,7 @@
 package mira.block.table;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
+import mira.block.column.DictColumn;
 import mira.block.column.FixedColumn;
 import mira.block.column.ListColumn;
 
@@ -22,7 +20,6 @@ import mira.block.column.ListColumn;
  * column that refers to this table is translated with {@link #plan}'s map. Not thread-safe.
  */
 public final class Interner {
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final Table table;
   private final FixedColumn id;
@@ -173,18 +170,6 @@ public final class Interner {
   }
 
   private static int hash(byte[] b, int off, int len) {
-    long h = 0x9E3779B97F4A7C15L ^ len;
-    int i = off;
-    int end = off + len;
-    while (i + 8 <= end) {
-      h = (h ^ (long) LONG.get(b, i)) * 0xBF58476D1CE4E5B9L;
-      h ^= h >>> 29;
-      i += 8;
-    }
-    while (i < end) {
-      h = (h ^ (b[i++] & 0xFF)) * 0x94D049BB133111EBL;
-    }
-    h ^= h >>> 32;
-    return (int) h;
+    return DictColumn.hash(b, off, len);
   }
 }

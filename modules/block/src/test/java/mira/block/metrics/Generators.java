@@ -1,5 +1,8 @@
 package mira.block.metrics;
 
+import static mira.block.testing.OtlpArbitraries.id;
+import static mira.block.testing.OtlpArbitraries.text;
+
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -23,6 +26,7 @@ import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import mira.block.testing.OtlpArbitraries;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -36,44 +40,9 @@ import net.jqwik.api.Tuple;
 final class Generators {
   private Generators() {}
 
-  static Arbitrary<String> text() {
-    return Arbitraries.oneOf(
-        Arbitraries.strings().alpha().ofMaxLength(12),
-        Arbitraries.strings().ofMaxLength(8),
-        Arbitraries.of("", "é", "日本", "😀 emoji"));
-  }
-
-  static Arbitrary<AnyValue> anyValue(int depth) {
-    Arbitrary<AnyValue> scalar = Arbitraries.oneOf(
-        text().map(s -> AnyValue.newBuilder().setStringValue(s).build()),
-        Arbitraries.longs().map(v -> AnyValue.newBuilder().setIntValue(v).build()),
-        Arbitraries.doubles().map(v -> AnyValue.newBuilder().setDoubleValue(v).build()),
-        Arbitraries.of(true, false).map(v -> AnyValue.newBuilder().setBoolValue(v).build()),
-        Arbitraries.bytes().array(byte[].class).ofMaxSize(10)
-            .map(b -> AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(b)).build()),
-        Arbitraries.just(AnyValue.getDefaultInstance()));
-    if (depth <= 0) {
-      return scalar;
-    }
-    Arbitrary<AnyValue> array = anyValue(depth - 1).list().ofMaxSize(3)
-        .map(l -> AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder().addAllValues(l)).build());
-    Arbitrary<AnyValue> kvlist = keyValue(depth - 1).list().ofMaxSize(3)
-        .map(l -> AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(l)).build());
-    return Arbitraries.frequencyOf(Tuple.of(6, scalar), Tuple.of(1, array), Tuple.of(1, kvlist));
-  }
-
-  static Arbitrary<KeyValue> keyValue(int depth) {
-    Arbitrary<String> key = Arbitraries.oneOf(Arbitraries.of("service.name", "http.route", "k", ""), text());
-    return Combinators.combine(key, anyValue(depth)).as((k, v) -> KeyValue.newBuilder().setKey(k).setValue(v).build());
-  }
-
+  /** Fewer and shallower attributes than the shared generator: metrics have more levels to fill. */
   static Arbitrary<List<KeyValue>> attributes() {
-    return keyValue(1).list().ofMaxSize(3);
-  }
-
-  static Arbitrary<ByteString> id(int width) {
-    return Arbitraries.oneOf(Arbitraries.just(ByteString.EMPTY),
-        Arbitraries.bytes().array(byte[].class).ofSize(width).map(ByteString::copyFrom));
+    return OtlpArbitraries.keyValue(1).list().ofMaxSize(3);
   }
 
   static Arbitrary<Long> time() {
