@@ -40,6 +40,23 @@ final class Tee {
     }
   }
 
+  /** Exports through {@code export}; when it succeeds, keeps the request the SDK sent for it. */
+  static <R> CompletableResultCode tee(byte[] wire, com.google.protobuf.Parser<R> parser,
+      java.util.function.Supplier<CompletableResultCode> export, List<R> acked, List<CompletableResultCode> results) {
+    CompletableResultCode r = export.get();
+    results.add(r);
+    r.whenComplete(() -> {
+      if (r.isSuccess()) {
+        try {
+          acked.add(parser.parseFrom(wire));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    });
+    return r;
+  }
+
   static final class Logs implements LogRecordExporter {
     final LogRecordExporter delegate;
     final List<ExportLogsServiceRequest> acked = new CopyOnWriteArrayList<>();
@@ -51,19 +68,7 @@ final class Tee {
 
     @Override
     public CompletableResultCode export(Collection<LogRecordData> logs) {
-      byte[] wire = bytes(LogsRequestMarshaler.create(logs));
-      CompletableResultCode r = delegate.export(logs);
-      results.add(r);
-      r.whenComplete(() -> {
-        if (r.isSuccess()) {
-          try {
-            acked.add(ExportLogsServiceRequest.parseFrom(wire));
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      });
-      return r;
+      return tee(bytes(LogsRequestMarshaler.create(logs)), ExportLogsServiceRequest.parser(), () -> delegate.export(logs), acked, results);
     }
 
     @Override
@@ -88,19 +93,7 @@ final class Tee {
 
     @Override
     public CompletableResultCode export(Collection<SpanData> spans) {
-      byte[] wire = bytes(TraceRequestMarshaler.create(spans));
-      CompletableResultCode r = delegate.export(spans);
-      results.add(r);
-      r.whenComplete(() -> {
-        if (r.isSuccess()) {
-          try {
-            acked.add(ExportTraceServiceRequest.parseFrom(wire));
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      });
-      return r;
+      return tee(bytes(TraceRequestMarshaler.create(spans)), ExportTraceServiceRequest.parser(), () -> delegate.export(spans), acked, results);
     }
 
     @Override
@@ -125,19 +118,7 @@ final class Tee {
 
     @Override
     public CompletableResultCode export(Collection<MetricData> metrics) {
-      byte[] wire = bytes(MetricsRequestMarshaler.create(metrics));
-      CompletableResultCode r = delegate.export(metrics);
-      results.add(r);
-      r.whenComplete(() -> {
-        if (r.isSuccess()) {
-          try {
-            acked.add(ExportMetricsServiceRequest.parseFrom(wire));
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      });
-      return r;
+      return tee(bytes(MetricsRequestMarshaler.create(metrics)), ExportMetricsServiceRequest.parser(), () -> delegate.export(metrics), acked, results);
     }
 
     @Override
