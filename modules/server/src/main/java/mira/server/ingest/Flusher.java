@@ -40,6 +40,8 @@ final class Flusher implements Runnable {
   private final Duration retryAfter;
   private final long firstSeq;
   private volatile boolean stopping;
+  /** Put in the queue by {@link #stop()} to end a wait early; carries no export. */
+  private static final Job WAKE = new Job(null, 0, null);
 
   private Batch open;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
@@ -67,37 +69,47 @@ final class Flusher implements Runnable {
     return queue;
   }
 
-  /** Asks the flusher to publish what it holds and return once its queue is empty. */
+  /**
+   * Asks the flusher to publish what it holds and return once its queue is empty. It is woken if
+   * it is waiting, so the open block is sealed now rather than when it would have aged out.
+   */
   void stop() {
     stopping = true;
+    // Not Thread.interrupt(): an interrupt during a publish's FileChannel I/O closes the channel
+    // and fails the block. If the queue is full the flusher is not waiting anyway.
+    queue.offer(WAKE);
   }
 
   @Override
   public void run() {
     List<Job> batch = new ArrayList<>(DRAIN);
-    try {
-      while (!stopping || !queue.isEmpty()) {
-        long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
-            : Math.max(0, openedAt + maxAgeNanos - System.nanoTime());
-        Job first = queue.poll(wait, TimeUnit.NANOSECONDS);
-        if (first != null) {
-          batch.add(first);
-          queue.drainTo(batch, DRAIN - 1);
-          for (Job j : batch) {
+    while (!stopping || !queue.isEmpty()) {
+      long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
+          : Math.max(0, openedAt + maxAgeNanos - System.nanoTime());
+      Job first;
+      try {
+        first = stopping ? queue.poll() : queue.poll(wait, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        // Nothing interrupts a flusher on purpose; treat it as a request to stop.
+        stopping = true;
+        continue;
+      }
+      if (first != null) {
+        batch.add(first);
+        queue.drainTo(batch, DRAIN - 1);
+        for (Job j : batch) {
+          if (j != WAKE) {
             append(j);
           }
-          batch.clear();
         }
-        if (!open.isEmpty() && (open.byteSize() >= targetBytes || System.nanoTime() - openedAt >= maxAgeNanos)) {
-          seal();
-        }
+        batch.clear();
       }
-      if (!open.isEmpty()) {
+      if (!open.isEmpty() && (open.byteSize() >= targetBytes || System.nanoTime() - openedAt >= maxAgeNanos)) {
         seal();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failWaiting("shutting down");
+    }
+    if (!open.isEmpty()) {
+      seal();
     }
   }
 
@@ -147,6 +159,18 @@ final class Flusher implements Runnable {
   /** True while this shard has an open block with rows in it. */
   boolean holdsOpenBlock() {
     return holding;
+  }
+
+  /**
+   * Answers "retry" to exports that reached the queue after the flusher finished (a submit racing
+   * the shutdown). Called once the flusher thread has ended.
+   */
+  void failQueued() {
+    for (Job j; (j = queue.poll()) != null; ) {
+      if (j != WAKE) {
+        j.ack().complete(new Retry("shutting down", retryAfter));
+      }
+    }
   }
 
   private void failWaiting(String why) {

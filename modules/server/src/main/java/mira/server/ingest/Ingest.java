@@ -179,7 +179,10 @@ public final class Ingest implements IngestSink, AutoCloseable {
    * Stops admitting, lets every flusher publish what it holds and waits for them, at most
    * {@code timeout}.
    */
-  public void close(Duration timeout) {
+  public synchronized void close(Duration timeout) {
+    if (closed) {
+      return;
+    }
     closed = true;
     for (Flusher[] fs : shards.values()) {
       for (Flusher f : fs) {
@@ -196,6 +199,11 @@ public final class Ingest implements IngestSink, AutoCloseable {
       }
       if (t.isAlive()) {
         LOG.log(Level.WARNING, t.getName() + " did not finish within " + timeout);
+      }
+    }
+    for (Flusher[] fs : shards.values()) {
+      for (Flusher f : fs) {
+        f.failQueued();
       }
     }
     allocator.close();

@@ -135,6 +135,53 @@ class IngestTest {
     }
   }
 
+  static byte[] manyKeys(String prefix, int keys) {
+    LogRecord.Builder r = LogRecord.newBuilder().setTimeUnixNano(System.currentTimeMillis() * 1_000_000L)
+        .setBody(AnyValue.newBuilder().setStringValue(prefix));
+    for (int i = 0; i < keys; i++) {
+      r.addAttributes(io.opentelemetry.proto.common.v1.KeyValue.newBuilder().setKey(prefix + i)
+          .setValue(AnyValue.newBuilder().setIntValue(i)));
+    }
+    return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
+        .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(r))).build().toByteArray();
+  }
+
+  @Test
+  void anExportThatWouldOverflowADictionarySealsTheBlockFirst() throws Exception {
+    try (Ingest in = start(1, 16, Ingest.ADMIT_WAIT); ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+      byte[] a = manyKeys("a", 40_000);
+      byte[] b = manyKeys("b", 40_000);
+      Future<Outcome> fa = ex.submit(() -> in.submit(Signal.LOGS, a, a.length));
+      Future<Outcome> fb = ex.submit(() -> in.submit(Signal.LOGS, b, b.length));
+      assertThat(fa.get()).isEqualTo(new Accepted(1));
+      assertThat(fb.get()).isEqualTo(new Accepted(1));
+      assertThat(blocks()).as("80,000 distinct keys cannot share one UInt16 dictionary").hasSize(2);
+      assertThat(storedLogRows()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void shutdownPublishesWhatIsOpenAndAnswersItsExports() throws Exception {
+    Ingest in = start(1, 16, Ingest.ADMIT_WAIT);
+    try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+      byte[] b = logs(3, "closing");
+      Future<Outcome> f = ex.submit(() -> in.submit(Signal.LOGS, b, b.length));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+      while (in.openBlocks(Signal.LOGS) == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(in.openBlocks(Signal.LOGS)).as("the export is in an open block").isEqualTo(1);
+      long t0 = System.nanoTime();
+      in.close();
+      assertThat(f.get()).isEqualTo(new Accepted(3));
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - t0))
+          .as("sealed at shutdown, not at the 2 s block age").isLessThan(Ingest.MAX_BLOCK_AGE);
+      assertThat(storedLogRows()).isEqualTo(3);
+      Outcome after = in.submit(Signal.LOGS, b, b.length);
+      assertThat(after).isInstanceOf(Retry.class);
+    }
+  }
+
   @Test
   void overloadShedsWithRetryAndStoredEqualsAcknowledged() throws Exception {
     long acked = 0;
