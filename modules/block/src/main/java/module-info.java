@@ -17,4 +17,5 @@ module mira.block {
   exports mira.block.traces;
   exports mira.block.metrics;
   exports mira.block.publish;
+  exports mira.block.read;
 }

@@ -1,0 +1,8 @@
+package mira.block.read;
+
+import java.nio.file.Path;
+import mira.block.BlockName;
+import mira.proto.wire.Signal;
+
+/** A published block as the catalogue knows it: its signal, its parsed name and its directory. */
+public record BlockRef(Signal signal, BlockName name, Path dir) {}
