@@ -1,0 +1,420 @@
+package mira.wal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+
+/**
+ * An append-only log of opaque bodies on a fixed number of channels (Mira uses one per signal).
+ *
+ * <p>{@link #append} writes one frame with one gathering write and no fsync: the bytes are in the
+ * kernel once it returns, which survives the process dying but not the machine losing power;
+ * {@link #sync} (called on a timer by the owner) bounds what a power cut can take. Every sequence
+ * handed out stays <em>pending</em> until {@link #published} retires it, and a block's watermark
+ * ({@link #watermarkFor}) is the oldest pending sequence of its channel that the block does not
+ * hold, so a block never claims a frame a sibling has not yet stored.
+ *
+ * <p>Thread-safe: appends are serialised by one lock, inside which the caller's {@code then} runs
+ * (so a frame is pending and queued before any other append can observe a later sequence).
+ */
+public final class Wal implements AutoCloseable {
+  /** Roll to a new segment past this size. Segments are the unit of deletion. */
+  public static final long SEGMENT_BYTES = 64L << 20;
+
+  /** What to do with each frame found at open that is not yet in a published block. */
+  @FunctionalInterface
+  public interface Replay {
+    /**
+     * @return false if the body is unusable (it will never decode); the frame is then retired
+     */
+    boolean frame(int channel, long seq, byte[] body);
+  }
+
+  /** Runs inside the log's lock once a frame is written (the caller enqueues the export there). */
+  @FunctionalInterface
+  public interface Then {
+    void run(long seq);
+  }
+
+  private final Path dir;
+  private final int channels;
+  private final int maxBody;
+  private final long segmentBytes;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final List<Segment> segments = new ArrayList<>();
+  private final TreeSet<Long>[] pending;
+  private FileChannel current;
+  private long currentBytes;
+  private long next;
+  private long bytes;
+  private volatile boolean closed;
+
+  @SuppressWarnings("unchecked")
+  private Wal(Path dir, int channels, int maxBody, long segmentBytes) {
+    this.dir = dir;
+    this.channels = channels;
+    this.maxBody = maxBody;
+    this.segmentBytes = segmentBytes;
+    this.pending = new TreeSet[channels];
+    for (int i = 0; i < channels; i++) {
+      pending[i] = new TreeSet<>();
+    }
+  }
+
+  /**
+   * Opens the log in {@code dir} (created if missing), replays every frame at or above its
+   * channel's watermark into {@code replay} (those frames are pending again, keeping their
+   * sequence), and starts a new segment for appends.
+   *
+   * @param watermarks per channel, one past the highest sequence any published block covers
+   * @param maxBody the largest body accepted by {@link #append} and believed on read
+   */
+  public static Opened open(Path dir, int channels, int maxBody, long[] watermarks, Replay replay) throws IOException {
+    return open(dir, channels, maxBody, watermarks, replay, SEGMENT_BYTES);
+  }
+
+  /** As {@link #open(Path, int, int, long[], Replay)} with a chosen segment size (tests). */
+  static Opened open(Path dir, int channels, int maxBody, long[] watermarks, Replay replay, long segmentBytes)
+      throws IOException {
+    if (watermarks.length != channels) {
+      throw new IllegalArgumentException(watermarks.length + " watermarks for " + channels + " channels");
+    }
+    Files.createDirectories(dir);
+    Wal w = new Wal(dir, channels, maxBody, segmentBytes);
+    Replayed r = w.recover(watermarks, replay);
+    w.roll();
+    return new Opened(w, r);
+  }
+
+  /** The log and what opening it replayed. */
+  public record Opened(Wal wal, Replayed replayed) {}
+
+  private Replayed recover(long[] watermarks, Replay replay) throws IOException {
+    List<Long> firsts = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.wal")) {
+      for (Path p : s) {
+        long first = Segment.parse(p.getFileName().toString());
+        if (first >= 0) {
+          firsts.add(first);
+        }
+      }
+    }
+    firsts.sort(null);
+    long maxSeq = -1;
+    for (long w : watermarks) {
+      maxSeq = Math.max(maxSeq, w - 1);
+    }
+    long replayed = 0;
+    long skipped = 0;
+    long rejected = 0;
+    int damaged = 0;
+    long unreadable = 0;
+    List<String> notes = new ArrayList<>();
+    for (long first : firsts) {
+      Segment seg = new Segment(dir.resolve(Segment.name(first)), first);
+      // A segment's name is the first sequence handed out to it, even if that frame is unreadable:
+      // new sequences (and the next segment's name) must stay above it.
+      maxSeq = Math.max(maxSeq, first);
+      try (FileChannel ch = FileChannel.open(seg.path, StandardOpenOption.READ)) {
+        long size = ch.size();
+        long pos = 0;
+        ByteBuffer header = ByteBuffer.allocate(Frame.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        while (pos < size) {
+          String problem = null;
+          header.clear();
+          if (!readFully(ch, header, pos)) {
+            problem = "torn frame header";
+          } else {
+            header.flip();
+            int magic = header.getInt(0);
+            short version = header.getShort(4);
+            int channel = header.get(6) & 0xFF;
+            long seq = header.getLong(8);
+            int len = header.getInt(16);
+            if (magic != Frame.MAGIC) {
+              problem = "bad magic";
+            } else if (version != Frame.VERSION) {
+              problem = "unsupported version " + version;
+            } else if (len < 0 || len > maxBody) {
+              problem = "frame length " + len + " outside 0.." + maxBody;
+            } else if (pos + Frame.HEADER + len + Frame.TRAILER > size) {
+              problem = "torn frame (" + len + " bytes claimed, " + (size - pos - Frame.HEADER) + " present)";
+            } else {
+              ByteBuffer body = ByteBuffer.allocate(len + Frame.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+              readFully(ch, body, pos + Frame.HEADER);
+              CRC32C crc = new CRC32C();
+              crc.update(header.duplicate().rewind());
+              crc.update(body.array(), 0, len);
+              if ((int) crc.getValue() != body.getInt(len)) {
+                problem = "checksum mismatch";
+              } else if (channel >= channels) {
+                problem = "unknown channel " + channel;
+              } else {
+                maxSeq = Math.max(maxSeq, seq);
+                seg.lastSeq = Math.max(seg.lastSeq, seq);
+                if (seq >= watermarks[channel]) {
+                  pending[channel].add(seq);
+                  if (replay.frame(channel, seq, Arrays.copyOf(body.array(), len))) {
+                    replayed++;
+                  } else {
+                    pending[channel].remove(seq);
+                    rejected++;
+                  }
+                } else {
+                  skipped++;
+                }
+                pos += Frame.HEADER + len + Frame.TRAILER;
+                bytes += Frame.HEADER + len + Frame.TRAILER;
+                continue;
+              }
+            }
+          }
+          damaged++;
+          unreadable += size - pos;
+          notes.add(seg.path.getFileName() + ": " + problem + " at offset " + pos + "; " + (size - pos)
+              + " bytes after it cannot be replayed");
+          break;
+        }
+      }
+      segments.add(seg);
+    }
+    next = maxSeq + 1;
+    return new Replayed(replayed, skipped, rejected, damaged, unreadable, notes);
+  }
+
+  private static boolean readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+    while (b.hasRemaining()) {
+      int n = ch.read(b, pos + b.position());
+      if (n < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts a new segment; the previous one is synced and left for reclaiming. */
+  private void roll() throws IOException {
+    if (current != null) {
+      current.force(false);
+      current.close();
+    }
+    Segment seg = new Segment(dir.resolve(Segment.name(next)), next);
+    current = FileChannel.open(seg.path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    currentBytes = 0;
+    segments.add(seg);
+    fsyncDir();
+  }
+
+  private void fsyncDir() throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
+  /**
+   * Appends {@code body[off, off + len)} on {@code channel}, then runs {@code then} with the
+   * frame's sequence while still holding the log's lock.
+   *
+   * @return the frame's sequence
+   * @throws WalException if the frame could not be written (nothing of it remains in the log)
+   */
+  public long append(int channel, byte[] body, int off, int len, Then then) throws WalException {
+    if (len > maxBody) {
+      throw new IllegalArgumentException("body of " + len + " bytes exceeds " + maxBody);
+    }
+    lock.lock();
+    try {
+      if (closed) {
+        throw new WalException("the write-ahead log is closed", null);
+      }
+      long seq = next;
+      ByteBuffer h = Frame.header(channel, seq, len);
+      ByteBuffer t = Frame.trailer(h, body, off, len);
+      ByteBuffer[] parts = {h, ByteBuffer.wrap(body, off, len), t};
+      long frame = Frame.HEADER + (long) len + Frame.TRAILER;
+      long at = currentBytes;
+      try {
+        if (currentBytes > 0 && currentBytes + frame > segmentBytes) {
+          roll();
+          at = 0;
+        }
+        long written = 0;
+        while (written < frame) {
+          written += current.write(parts);
+        }
+      } catch (IOException e) {
+        undo(at);
+        throw new WalException("writing to the write-ahead log failed: " + e.getMessage(), e);
+      }
+      currentBytes = at + frame;
+      bytes += frame;
+      next = seq + 1;
+      segments.getLast().lastSeq = seq;
+      pending[channel].add(seq);
+      then.run(seq);
+      return seq;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Cuts a partly written frame off the segment so the log never holds half of one. */
+  private void undo(long at) {
+    try {
+      current.truncate(at);
+      current.position(at);
+    } catch (IOException ignored) {
+      // If even the truncate fails the torn frame stays; replay stops at it and says so.
+    }
+  }
+
+  /**
+   * The watermark a block holding {@code seqs} of {@code channel} may claim: the oldest pending
+   * sequence of the channel that is not in {@code seqs}, or one past every sequence handed out.
+   * Errs low (re-ingesting a frame) rather than high (losing one).
+   */
+  public long watermarkFor(int channel, long[] seqs) {
+    long[] sorted = seqs.clone();
+    Arrays.sort(sorted);
+    lock.lock();
+    try {
+      for (long p : pending[channel]) {
+        if (Arrays.binarySearch(sorted, p) < 0) {
+          return p;
+        }
+      }
+      return next;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Retires {@code seqs} of {@code channel}: their block's rename is durable. */
+  public void published(int channel, long[] seqs) {
+    lock.lock();
+    try {
+      for (long s : seqs) {
+        pending[channel].remove(s);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Makes everything appended so far durable (fsync of the current segment). */
+  public void sync() throws IOException {
+    FileChannel c;
+    lock.lock();
+    try {
+      c = current;
+    } finally {
+      lock.unlock();
+    }
+    if (c != null && c.isOpen()) {
+      c.force(false);
+    }
+  }
+
+  /**
+   * Deletes segments whose every frame is published (below the oldest pending sequence of any
+   * channel). The segment being appended to is never deleted.
+   *
+   * @return bytes reclaimed
+   */
+  public long reclaim() throws IOException {
+    List<Segment> doomed = new ArrayList<>();
+    lock.lock();
+    try {
+      long oldest = next;
+      for (TreeSet<Long> p : pending) {
+        if (!p.isEmpty()) {
+          oldest = Math.min(oldest, p.first());
+        }
+      }
+      for (int i = 0; i < segments.size() - 1; i++) {
+        Segment s = segments.get(i);
+        if (s.lastSeq < oldest) {
+          doomed.add(s);
+        }
+      }
+      segments.removeAll(doomed);
+    } finally {
+      lock.unlock();
+    }
+    long freed = 0;
+    for (Segment s : doomed) {
+      long size = Files.size(s.path);
+      Files.deleteIfExists(s.path);
+      freed += size;
+    }
+    if (!doomed.isEmpty()) {
+      lock.lock();
+      try {
+        bytes -= freed;
+      } finally {
+        lock.unlock();
+      }
+      fsyncDir();
+    }
+    return freed;
+  }
+
+  /** Bytes of frames held in segments on disk. */
+  public long bytes() {
+    lock.lock();
+    try {
+      return bytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The next sequence {@link #append} will hand out. */
+  public long nextSequence() {
+    lock.lock();
+    try {
+      return next;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Sequences of {@code channel} appended and not yet published. */
+  public int pendingCount(int channel) {
+    lock.lock();
+    try {
+      return pending[channel].size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Syncs and closes the current segment. Appends after this fail. */
+  @Override
+  public void close() throws IOException {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (current != null) {
+        current.force(false);
+        current.close();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+}
