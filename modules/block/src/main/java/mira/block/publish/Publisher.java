@@ -106,20 +106,36 @@ public final class Publisher {
    * Read once at boot, before any shard publishes.
    */
   public long resumeSequence() throws IOException {
+    return scanOwn().maxSeq + 1;
+  }
+
+  /**
+   * Where this node's write-ahead log resumes for this signal: the highest {@code wal_hi} of its
+   * published blocks (every frame below it is in some block), or 0.
+   */
+  public long walWatermark() throws IOException {
+    return scanOwn().maxWalHi;
+  }
+
+  private record Own(long maxSeq, long maxWalHi) {}
+
+  private Own scanOwn() throws IOException {
     long max = -1;
+    long walHi = 0;
     try (DirectoryStream<Path> parts = Files.newDirectoryStream(signalDir, "p=*")) {
       for (Path p : parts) {
         try (DirectoryStream<Path> blocks = Files.newDirectoryStream(p)) {
           for (Path b : blocks) {
             Optional<BlockName> n = BlockName.parse(b.getFileName().toString());
-            if (n.isPresent() && n.get().node() == node && n.get().seq() > max) {
-              max = n.get().seq();
+            if (n.isPresent() && n.get().node() == node) {
+              max = Math.max(max, n.get().seq());
+              walHi = Math.max(walHi, n.get().walHi());
             }
           }
         }
       }
     }
-    return max + 1;
+    return new Own(max, walHi);
   }
 
   /**

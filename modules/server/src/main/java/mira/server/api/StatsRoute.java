@@ -59,8 +59,7 @@ public final class StatsRoute {
         g.writeEndObject();
       }
       g.writeEndObject();
-      // Reported now so readers need not change when the write-ahead log lands.
-      g.writeStringField("wal_bytes", "0");
+      g.writeStringField("wal_bytes", Long.toString(ingest.walBytes()));
       g.writeStringField("degraded_syncs", "0");
       g.writeEndObject();
     }

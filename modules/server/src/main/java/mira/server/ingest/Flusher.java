@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 import mira.block.Decoders;
 import mira.block.publish.Publisher;
 import mira.block.table.Batch;
 import mira.proto.wire.Signal;
+import mira.wal.Wal;
 import mira.server.ingest.IngestSink.Accepted;
 import mira.server.ingest.IngestSink.Permanent;
 import mira.server.ingest.IngestSink.Retry;
@@ -21,13 +24,17 @@ import mira.server.ingest.IngestSink.Retry;
  * age, dictionary headroom or shutdown, publishes it and answers every export it holds.
  *
  * <p>States: empty (waiting for work) → accumulating (the age clock starts with the block's first
- * export) → sealing → empty. A failed publish answers the block's exports with "retry" and starts
- * a new block, so one bad moment of the disk never wedges the shard.
+ * export) → sealing → empty. Without a write-ahead log a failed publish answers the block's exports
+ * with "retry" and starts a new block, so one bad moment of the disk never wedges the shard. With
+ * the log the exports were already acknowledged, so the block is kept and its publish retried
+ * (every {@link #PUBLISH_RETRY}) until it lands; its frames stay pending in the log meanwhile.
  */
 final class Flusher implements Runnable {
   private static final Logger LOG = System.getLogger(Flusher.class.getName());
   /** Jobs taken from the queue per turn. */
   private static final int DRAIN = 64;
+  /** Wait between attempts to publish a block that failed, when the log holds its exports. */
+  static final long PUBLISH_RETRY = TimeUnit.SECONDS.toNanos(1);
 
   private final Signal signal;
   private final int shard;
@@ -39,9 +46,13 @@ final class Flusher implements Runnable {
   private final long maxAgeNanos;
   private final Duration retryAfter;
   private final long firstSeq;
+  private final Semaphore slots;
+  private final Wal wal;
+  /** Shared by the signal's shards; see {@link #seal()}. */
+  private final ReentrantLock sealLock;
   private volatile boolean stopping;
   /** Put in the queue by {@link #stop()} to end a wait early; carries no export. */
-  private static final Job WAKE = new Job(null, 0, null);
+  private static final Job WAKE = new Job(null, 0, -1, null);
 
   private Batch open;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
@@ -49,13 +60,25 @@ final class Flusher implements Runnable {
   private final List<Job> waiting = new ArrayList<>();
   private long openedAt;
   private long sealed;
+  /** Log sequences of the exports in the open block. */
+  private long[] seqs = new long[64];
+  private int seqCount;
+  /** No publish is attempted before this (after a failure, with the log on). */
+  private long retryAt;
 
+  /**
+   * @param wal the write-ahead log, or null when exports are acknowledged after their publish
+   */
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
-      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq) {
+      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock) {
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
-    this.queue = new ArrayBlockingQueue<>(queueDepth);
+    // One slot more than admission hands out, for the wake-up job.
+    this.queue = new ArrayBlockingQueue<>(queueDepth + 1);
+    this.slots = new Semaphore(queueDepth);
+    this.wal = wal;
+    this.sealLock = sealLock;
     this.publisher = publisher;
     this.stats = stats;
     this.targetBytes = targetBytes;
@@ -67,6 +90,11 @@ final class Flusher implements Runnable {
 
   ArrayBlockingQueue<Job> queue() {
     return queue;
+  }
+
+  /** Admission tickets: one per queue slot, taken before a job is queued, returned when it is taken off. */
+  Semaphore slots() {
+    return slots;
   }
 
   /**
@@ -99,17 +127,28 @@ final class Flusher implements Runnable {
         queue.drainTo(batch, DRAIN - 1);
         for (Job j : batch) {
           if (j != WAKE) {
+            slots.release();
             append(j);
           }
         }
         batch.clear();
       }
-      if (!open.isEmpty() && (open.byteSize() >= targetBytes || System.nanoTime() - openedAt >= maxAgeNanos)) {
+      long now = System.nanoTime();
+      if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
       }
     }
-    if (!open.isEmpty()) {
-      seal();
+    // At shutdown a block whose publish keeps failing is retried until the budget runs out; its
+    // exports stay in the log and are replayed at the next start.
+    while (!open.isEmpty() && !seal()) {
+      if (wal == null || Thread.currentThread().isInterrupted()) {
+        break;
+      }
+      try {
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(PUBLISH_RETRY));
+      } catch (InterruptedException e) {
+        break;
+      }
     }
   }
 
@@ -124,35 +163,85 @@ final class Flusher implements Runnable {
       if (!open.tryAppend(j.batch())) {
         // Cannot happen for a batch the decoder accepted; refuse it rather than loop.
         stats.failed(signal, j.records());
-        j.ack().complete(new Permanent("export does not fit an empty " + signal.dir() + " block"));
+        if (j.ack() != null) {
+          j.ack().complete(new Permanent("export does not fit an empty " + signal.dir() + " block"));
+        }
         return;
       }
     }
     Decoders.recycle(j.batch());
-    waiting.add(j);
+    if (j.ack() != null) {
+      waiting.add(j);
+    }
+    if (j.seq() >= 0) {
+      if (seqCount == seqs.length) {
+        seqs = java.util.Arrays.copyOf(seqs, seqs.length * 2);
+      }
+      seqs[seqCount++] = j.seq();
+    }
     holding = true;
   }
 
-  private void seal() {
+  /**
+   * Publishes the open block; true if it was published (or dropped without a log).
+   *
+   * <p>A signal's shards seal one at a time (the watermark, the publish and the retirement of its
+   * frames under one lock). Otherwise two shards sealing at once would each see the other's frames
+   * as pending and both name a low watermark, and the next start would replay frames that are in
+   * blocks already; serialised, the block sealed last always claims everything before it.
+   */
+  private boolean seal() {
+    sealLock.lock();
+    try {
+      return sealLocked();
+    } finally {
+      sealLock.unlock();
+    }
+  }
+
+  private boolean sealLocked() {
     Batch block = open;
     long seq = firstSeq + shard + (long) shards * sealed++;
     long records = block.records();
+    long[] held = java.util.Arrays.copyOf(seqs, seqCount);
+    int channel = signal.ordinal();
+    // Asked before the publish, so a sibling sealing at the same instant still counts these frames.
+    long walHi = wal == null ? 0 : wal.watermarkFor(channel, held);
     try {
-      publisher.publish(block, seq, 0);
-      stats.published(signal, block.byteSize());
+      publisher.publish(block, seq, walHi);
+    } catch (IOException | RuntimeException e) {
+      stats.publishFailed(signal, records);
+      if (wal != null) {
+        LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq
+            + " failed, retrying in 1 s (its exports are safe in the write-ahead log): " + e);
+        retryAt = System.nanoTime() + PUBLISH_RETRY;
+        return false;
+      }
+      LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq + " failed: " + e);
+      failWaiting("storing the export failed (" + e.getMessage() + "); retry");
+      reset(block);
+      return true;
+    }
+    stats.published(signal, block.byteSize());
+    if (wal != null) {
+      wal.published(channel, held);
+    } else {
       for (Job j : waiting) {
         j.ack().complete(new Accepted(j.records()));
       }
       stats.accepted(signal, records, waiting.size());
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq + " failed: " + e);
-      stats.publishFailed(signal, records);
-      failWaiting("storing the export failed (" + e.getMessage() + "); retry");
     }
     waiting.clear();
-    // The next block reuses this one's arrays: no growth by copying once a shard is warm.
+    reset(block);
+    return true;
+  }
+
+  /** Starts the next block in this one's arrays: no growth by copying once a shard is warm. */
+  private void reset(Batch block) {
     block.clear();
     open = block;
+    seqCount = 0;
+    retryAt = 0;
     holding = false;
   }
 
@@ -167,7 +256,7 @@ final class Flusher implements Runnable {
    */
   void failQueued() {
     for (Job j; (j = queue.poll()) != null; ) {
-      if (j != WAKE) {
+      if (j != WAKE && j.ack() != null) {
         j.ack().complete(new Retry("shutting down", retryAfter));
       }
     }

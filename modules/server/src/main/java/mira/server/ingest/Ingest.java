@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mira.block.Decoders;
@@ -20,6 +19,8 @@ import mira.proto.wire.Signal;
 import mira.proto.wire.WireException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import mira.wal.Replayed;
+import mira.wal.Wal;
 
 /**
  * The ingest pipeline: decodes an export on the caller's thread, admits it to one of its signal's
@@ -41,6 +42,10 @@ public final class Ingest implements IngestSink, AutoCloseable {
   public static final Duration ADMIT_WAIT = Duration.ofSeconds(5);
   /** The retry hint given to shed exports and failed publishes. */
   public static final Duration RETRY_AFTER = Duration.ofMillis(250);
+  /** How often the log is fsynced: what a power cut can take at most. */
+  public static final Duration WAL_SYNC = Duration.ofMillis(200);
+  /** How often fully published log segments are deleted. */
+  public static final Duration WAL_RECLAIM = Duration.ofSeconds(10);
 
   private final Map<Signal, Flusher[]> shards = new EnumMap<>(Signal.class);
   private final Map<Signal, AtomicInteger> turns = new EnumMap<>(Signal.class);
@@ -58,34 +63,75 @@ public final class Ingest implements IngestSink, AutoCloseable {
   }
 
   /**
-   * Prepares every signal's directory (sweeping this node's stale staging directories and reading
-   * where its sequence numbers resume) and starts the flushers.
+   * How the pipeline runs.
    *
-   * @param shardsPerSignal flushers per signal
+   * @param node this node's name (blocks and the log are per node)
+   * @param shards flushers per signal
    * @param queueTotal queue slots per signal, split across its shards (rounded up)
+   * @param wal acknowledge from the write-ahead log (true) or after the publish (false)
+   * @param maxRequestBytes the largest export body, which is also the largest log frame
+   * @param admitWait how long an export may wait for a queue slot before it is shed
+   */
+  public record Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait) {
+    public Options withAdmitWait(Duration d) {
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, d);
+    }
+
+    public Options withWal(boolean on) {
+      return new Options(node, shards, queueTotal, on, maxRequestBytes, admitWait);
+    }
+  }
+
+  /** Without the write-ahead log (acknowledge after publish), the default admission wait. */
+  public static Ingest start(Path dataDir, String node, int shardsPerSignal, int queueTotal,
+      Thread.UncaughtExceptionHandler onFatal) throws IOException {
+    return start(dataDir, new Options(node, shardsPerSignal, queueTotal, false, 16 << 20, ADMIT_WAIT), onFatal);
+  }
+
+  /** Without the write-ahead log, with a chosen admission wait (tests). */
+  public static Ingest start(Path dataDir, String node, int shardsPerSignal, int queueTotal,
+      Thread.UncaughtExceptionHandler onFatal, Duration admitWait) throws IOException {
+    return start(dataDir, new Options(node, shardsPerSignal, queueTotal, false, 16 << 20, admitWait), onFatal);
+  }
+
+  /**
+   * Prepares every signal's directory (sweeping this node's stale staging directories, reading where
+   * its sequence numbers and its log watermarks resume), starts the flushers and, with the log on,
+   * replays every logged export not yet in a published block — all before returning, so before any
+   * listener binds.
+   *
    * @param onFatal called if a flusher dies: the process must not carry on with a signal that can
    *     no longer store anything behind a green probe
    */
-  public static Ingest start(Path dataDir, String node, int shardsPerSignal, int queueTotal,
-      Thread.UncaughtExceptionHandler onFatal) throws IOException {
-    return start(dataDir, node, shardsPerSignal, queueTotal, onFatal, ADMIT_WAIT);
-  }
-
-  /** As {@link #start(Path, String, int, int, Thread.UncaughtExceptionHandler)} with a chosen admission wait (tests). */
-  public static Ingest start(Path dataDir, String node, int shardsPerSignal, int queueTotal,
-      Thread.UncaughtExceptionHandler onFatal, Duration admitWait) throws IOException {
-    Ingest in = new Ingest(new RootAllocator(), onFatal, admitWait);
-    int depth = Math.max(1, (queueTotal + shardsPerSignal - 1) / shardsPerSignal);
+  public static Ingest start(Path dataDir, Options o, Thread.UncaughtExceptionHandler onFatal) throws IOException {
+    Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait());
+    int depth = Math.max(1, (o.queueTotal() + o.shards() - 1) / o.shards());
+    Publisher[] publishers = new Publisher[Signal.values().length];
+    long[] watermarks = new long[publishers.length];
     for (Signal s : Signal.values()) {
-      Publisher p = new Publisher(dataDir, s, node, in.allocator);
+      Publisher p = new Publisher(dataDir, s, o.node(), in.allocator);
       int swept = p.sweepStaging();
       if (swept > 0) {
         LOG.log(Level.INFO, s.dir() + ": removed " + swept + " staging directories left by an earlier run");
       }
+      publishers[s.ordinal()] = p;
+      watermarks[s.ordinal()] = p.walWatermark();
+    }
+    if (o.wal()) {
+      Path walDir = dataDir.resolve("wal").resolve(mira.block.BlockName.nodeHex(mira.block.BlockName.nodeId(o.node())));
+      in.replays = new ArrayList<>();
+      Wal.Opened opened = Wal.open(walDir, publishers.length, o.maxRequestBytes(), watermarks, in::keepReplayed);
+      in.wal = opened.wal();
+      in.replayed = opened.replayed();
+    }
+    for (Signal s : Signal.values()) {
+      Publisher p = publishers[s.ordinal()];
       long resume = p.resumeSequence();
-      Flusher[] fs = new Flusher[shardsPerSignal];
+      Flusher[] fs = new Flusher[o.shards()];
+      java.util.concurrent.locks.ReentrantLock sealLock = new java.util.concurrent.locks.ReentrantLock();
       for (int k = 0; k < fs.length; k++) {
-        fs[k] = new Flusher(s, k, fs.length, depth, p, in.stats, TARGET_BLOCK_BYTES, MAX_BLOCK_AGE, RETRY_AFTER, resume);
+        fs[k] = new Flusher(s, k, fs.length, depth, p, in.stats, TARGET_BLOCK_BYTES, MAX_BLOCK_AGE, RETRY_AFTER,
+            resume, in.wal, sealLock);
         Thread t = Thread.ofPlatform().name("flusher-" + s.dir() + "-" + k).uncaughtExceptionHandler(onFatal).unstarted(fs[k]);
         in.threads.add(t);
       }
@@ -95,7 +141,75 @@ public final class Ingest implements IngestSink, AutoCloseable {
     for (Thread t : in.threads) {
       t.start();
     }
+    if (in.wal != null) {
+      in.requeueReplayed();
+      in.maintenance = Thread.ofPlatform().daemon().name("wal-sync").start(in::maintain);
+    }
     return in;
+  }
+
+  /** Frames found at open, decoded; queued once the flushers run. */
+  private List<Job> replays;
+  private Wal wal;
+  private Replayed replayed;
+  private Thread maintenance;
+
+  private boolean keepReplayed(int channel, long seq, byte[] body) {
+    Signal s = Signal.values()[channel];
+    try {
+      Batch b = Decoders.decode(s, body, 0, body.length, System.currentTimeMillis() * 1_000_000L);
+      replays.add(new Job(b, b.records(), seq, null));
+      return true;
+    } catch (WireException | TooLargeException | RuntimeException e) {
+      LOG.log(Level.WARNING, s.dir() + ": logged export " + seq + " does not decode and is dropped: " + e.getMessage());
+      return false;
+    }
+  }
+
+  private void requeueReplayed() {
+    for (Job j : replays) {
+      Flusher[] fs = shards.get(j.batch().signal());
+      Flusher f = fs[(int) Math.floorMod(j.seq(), (long) fs.length)];
+      f.slots().acquireUninterruptibly();
+      f.queue().add(j);
+    }
+    if (replayed.replayed() > 0 || replayed.damaged() > 0 || replayed.rejected() > 0) {
+      LOG.log(Level.INFO, "write-ahead log: replayed " + replayed.replayed() + " exports, " + replayed.skipped()
+          + " already published, " + replayed.rejected() + " undecodable and dropped");
+    }
+    for (String note : replayed.notes()) {
+      LOG.log(Level.WARNING, "write-ahead log: " + note);
+    }
+    replays = null;
+  }
+
+  /** Syncs the log every {@link #WAL_SYNC} and deletes fully published segments every {@link #WAL_RECLAIM}. */
+  private void maintain() {
+    long lastReclaim = System.nanoTime();
+    while (!closed) {
+      try {
+        Thread.sleep(WAL_SYNC.toMillis());
+        wal.sync();
+        if (System.nanoTime() - lastReclaim >= WAL_RECLAIM.toNanos()) {
+          wal.reclaim();
+          lastReclaim = System.nanoTime();
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "write-ahead log sync failed (retrying): " + e.getMessage());
+      }
+    }
+  }
+
+  /** What opening the write-ahead log replayed (null without a log). */
+  public Replayed replayed() {
+    return replayed;
+  }
+
+  /** Bytes held by the write-ahead log (0 without one). */
+  public long walBytes() {
+    return wal == null ? 0 : wal.bytes();
   }
 
   public Stats stats() {
@@ -139,13 +253,31 @@ public final class Ingest implements IngestSink, AutoCloseable {
       stats.accepted(signal, 0, 1);
       return new Accepted(0);
     }
-    Job job = new Job(batch, batch.records(), new Ack());
+    long records = batch.records();
     try {
-      if (!admit(signal, fs, job)) {
-        stats.shed(signal, batch.records());
+      Flusher f = admit(signal, fs);
+      if (f == null) {
+        stats.shed(signal, records);
+        Decoders.recycle(batch);
         return new Retry("overloaded: every " + signal.dir() + " queue stayed full for " + admitWait.toSeconds() + " s",
             RETRY_AFTER);
       }
+      if (wal != null) {
+        // The export is acknowledged once its frame is written; it is queued inside the log's lock
+        // so it is pending before any block can compute a watermark past it.
+        try {
+          wal.append(signal.ordinal(), body, 0, length, seq -> f.queue().add(new Job(batch, records, seq, null)));
+        } catch (IOException e) {
+          f.slots().release();
+          Decoders.recycle(batch);
+          stats.publishFailed(signal, 0);
+          return new Retry("the write-ahead log cannot be written (" + e.getMessage() + "); retry", RETRY_AFTER);
+        }
+        stats.accepted(signal, records, 1);
+        return new Accepted(records);
+      }
+      Job job = new Job(batch, records, -1, new Ack());
+      f.queue().add(job);
       // The flusher answers within a block age plus a publish; this bound only guards against a
       // flusher that died without answering (which also stops the process).
       Outcome o = job.ack().await(TimeUnit.MINUTES.toNanos(2));
@@ -156,15 +288,15 @@ public final class Ingest implements IngestSink, AutoCloseable {
     }
   }
 
-  private boolean admit(Signal signal, Flusher[] fs, Job job) throws InterruptedException {
+  /** Takes a queue slot: first fit without waiting, then a bounded wait on one shard; null if shed. */
+  private Flusher admit(Signal signal, Flusher[] fs) throws InterruptedException {
     for (Flusher f : fs) {
-      if (f.queue().offer(job)) {
-        return true;
+      if (f.slots().tryAcquire()) {
+        return f;
       }
     }
-    int turn = Math.floorMod(turns.get(signal).getAndIncrement(), fs.length);
-    ArrayBlockingQueue<Job> q = fs[turn].queue();
-    return q.offer(job, admitWait.toNanos(), TimeUnit.NANOSECONDS);
+    Flusher f = fs[Math.floorMod(turns.get(signal).getAndIncrement(), fs.length)];
+    return f.slots().tryAcquire(admitWait.toNanos(), TimeUnit.NANOSECONDS) ? f : null;
   }
 
   private static String exportName(Signal s) {
@@ -204,6 +336,17 @@ public final class Ingest implements IngestSink, AutoCloseable {
     for (Flusher[] fs : shards.values()) {
       for (Flusher f : fs) {
         f.failQueued();
+      }
+    }
+    if (maintenance != null) {
+      maintenance.interrupt();
+    }
+    if (wal != null) {
+      try {
+        wal.reclaim();
+        wal.close();
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "closing the write-ahead log: " + e.getMessage());
       }
     }
     allocator.close();

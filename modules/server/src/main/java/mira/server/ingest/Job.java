@@ -4,6 +4,8 @@ import mira.block.table.Batch;
 
 /**
  * One decoded export on its way to a flusher. {@code records} is kept apart from the batch because
- * the flusher hands the batch back for reuse as soon as its rows are in the block.
+ * the flusher hands the batch back for reuse as soon as its rows are in the block. {@code seq} is
+ * the export's write-ahead log sequence, or -1 without a log; {@code ack} is null when nobody waits
+ * on the publish (the log already acknowledged it, or it was replayed at boot).
  */
-record Job(Batch batch, long records, Ack ack) {}
+record Job(Batch batch, long records, long seq, Ack ack) {}

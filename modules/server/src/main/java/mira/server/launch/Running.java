@@ -41,7 +41,9 @@ public final class Running implements AutoCloseable {
     data.warning().ifPresent(w -> LOG.log(Level.WARNING, w));
     Ingest ingest;
     try {
-      ingest = Ingest.start(data.path(), config.node(), config.ingestShards(), config.ingestQueue(), (t, e) -> {
+      Ingest.Options options = new Ingest.Options(config.node(), config.ingestShards(), config.ingestQueue(),
+          config.ingestWal(), (int) config.maxRequestBytes(), Ingest.ADMIT_WAIT);
+      ingest = Ingest.start(data.path(), options, (t, e) -> {
         LOG.log(Level.ERROR, t.getName() + " died; stopping so the process is restarted", e);
         Thread.ofPlatform().start(() -> System.exit(EXIT_FLUSHER_DIED));
       });
