@@ -32,6 +32,13 @@ public final class Wal implements AutoCloseable {
   /** Roll to a new segment past this size. Segments are the unit of deletion. */
   public static final long SEGMENT_BYTES = 64L << 20;
 
+  /**
+   * The channel of publication records: written by {@link #published} once a block's rename is
+   * durable, listing the sequences it holds, so replay can skip frames that are in a block even
+   * when they sit above the watermark (a block sealed while a sibling still held an older frame).
+   */
+  static final int PUBLISHED = 255;
+
   /** What to do with each frame found at open that is not yet in a published block. */
   @FunctionalInterface
   public interface Replay {
@@ -100,6 +107,66 @@ public final class Wal implements AutoCloseable {
   /** The log and what opening it replayed. */
   public record Opened(Wal wal, Replayed replayed) {}
 
+  /** Sees each whole, checksummed frame of a segment in order. */
+  private interface FrameVisitor {
+    void frame(int channel, long seq, byte[] body, long frameBytes);
+  }
+
+  /**
+   * Reads every good frame of {@code seg} into {@code visit}; returns a description of the damage
+   * that stopped it (and the bytes left unread), or null if the whole segment was good.
+   */
+  private String scan(Segment seg, FrameVisitor visit, long[] unreadable) throws IOException {
+    try (FileChannel ch = FileChannel.open(seg.path, StandardOpenOption.READ)) {
+      long size = ch.size();
+      long pos = 0;
+      ByteBuffer header = ByteBuffer.allocate(Frame.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+      while (pos < size) {
+        String problem;
+        header.clear();
+        if (!readFully(ch, header, pos)) {
+          problem = "torn frame header";
+        } else {
+          header.flip();
+          int magic = header.getInt(0);
+          short version = header.getShort(4);
+          int channel = header.get(6) & 0xFF;
+          long seq = header.getLong(8);
+          int len = header.getInt(16);
+          if (magic != Frame.MAGIC) {
+            problem = "bad magic";
+          } else if (version != Frame.VERSION) {
+            problem = "unsupported version " + version;
+          } else if (len < 0 || len > maxBody) {
+            problem = "frame length " + len + " outside 0.." + maxBody;
+          } else if (pos + Frame.HEADER + len + Frame.TRAILER > size) {
+            problem = "torn frame (" + len + " bytes claimed, " + (size - pos - Frame.HEADER) + " present)";
+          } else {
+            ByteBuffer body = ByteBuffer.allocate(len + Frame.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, body, pos + Frame.HEADER);
+            CRC32C crc = new CRC32C();
+            crc.update(header.duplicate().rewind());
+            crc.update(body.array(), 0, len);
+            if ((int) crc.getValue() != body.getInt(len)) {
+              problem = "checksum mismatch";
+            } else if (channel >= channels && channel != PUBLISHED) {
+              problem = "unknown channel " + channel;
+            } else {
+              long frame = Frame.HEADER + len + Frame.TRAILER;
+              visit.frame(channel, seq, Arrays.copyOf(body.array(), len), frame);
+              pos += frame;
+              continue;
+            }
+          }
+        }
+        unreadable[0] = size - pos;
+        return seg.path.getFileName() + ": " + problem + " at offset " + pos + "; " + (size - pos)
+            + " bytes after it cannot be replayed";
+      }
+      return null;
+    }
+  }
+
   private Replayed recover(long[] watermarks, Replay replay) throws IOException {
     List<Long> firsts = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.wal")) {
@@ -111,13 +178,26 @@ public final class Wal implements AutoCloseable {
       }
     }
     firsts.sort(null);
-    long maxSeq = -1;
+    long[] maxSeq = {-1};
     for (long w : watermarks) {
-      maxSeq = Math.max(maxSeq, w - 1);
+      maxSeq[0] = Math.max(maxSeq[0], w - 1);
     }
-    long replayed = 0;
-    long skipped = 0;
-    long rejected = 0;
+    // Pass 1: which frames are known to be in a published block.
+    java.util.HashSet<Long> inBlocks = new java.util.HashSet<>();
+    long[] ignored = new long[1];
+    for (long first : firsts) {
+      Segment seg = new Segment(dir.resolve(Segment.name(first)), first);
+      scan(seg, (channel, seq, body, bytes) -> {
+        if (channel == PUBLISHED) {
+          ByteBuffer b = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
+          while (b.remaining() >= 8) {
+            inBlocks.add(b.getLong());
+          }
+        }
+      }, ignored);
+    }
+    // Pass 2: replay the rest.
+    long[] counts = new long[3]; // replayed, skipped, rejected
     int damaged = 0;
     long unreadable = 0;
     List<String> notes = new ArrayList<>();
@@ -125,72 +205,36 @@ public final class Wal implements AutoCloseable {
       Segment seg = new Segment(dir.resolve(Segment.name(first)), first);
       // A segment's name is the first sequence handed out to it, even if that frame is unreadable:
       // new sequences (and the next segment's name) must stay above it.
-      maxSeq = Math.max(maxSeq, first);
-      try (FileChannel ch = FileChannel.open(seg.path, StandardOpenOption.READ)) {
-        long size = ch.size();
-        long pos = 0;
-        ByteBuffer header = ByteBuffer.allocate(Frame.HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        while (pos < size) {
-          String problem = null;
-          header.clear();
-          if (!readFully(ch, header, pos)) {
-            problem = "torn frame header";
-          } else {
-            header.flip();
-            int magic = header.getInt(0);
-            short version = header.getShort(4);
-            int channel = header.get(6) & 0xFF;
-            long seq = header.getLong(8);
-            int len = header.getInt(16);
-            if (magic != Frame.MAGIC) {
-              problem = "bad magic";
-            } else if (version != Frame.VERSION) {
-              problem = "unsupported version " + version;
-            } else if (len < 0 || len > maxBody) {
-              problem = "frame length " + len + " outside 0.." + maxBody;
-            } else if (pos + Frame.HEADER + len + Frame.TRAILER > size) {
-              problem = "torn frame (" + len + " bytes claimed, " + (size - pos - Frame.HEADER) + " present)";
-            } else {
-              ByteBuffer body = ByteBuffer.allocate(len + Frame.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
-              readFully(ch, body, pos + Frame.HEADER);
-              CRC32C crc = new CRC32C();
-              crc.update(header.duplicate().rewind());
-              crc.update(body.array(), 0, len);
-              if ((int) crc.getValue() != body.getInt(len)) {
-                problem = "checksum mismatch";
-              } else if (channel >= channels) {
-                problem = "unknown channel " + channel;
-              } else {
-                maxSeq = Math.max(maxSeq, seq);
-                seg.lastSeq = Math.max(seg.lastSeq, seq);
-                if (seq >= watermarks[channel]) {
-                  pending[channel].add(seq);
-                  if (replay.frame(channel, seq, Arrays.copyOf(body.array(), len))) {
-                    replayed++;
-                  } else {
-                    pending[channel].remove(seq);
-                    rejected++;
-                  }
-                } else {
-                  skipped++;
-                }
-                pos += Frame.HEADER + len + Frame.TRAILER;
-                bytes += Frame.HEADER + len + Frame.TRAILER;
-                continue;
-              }
-            }
-          }
-          damaged++;
-          unreadable += size - pos;
-          notes.add(seg.path.getFileName() + ": " + problem + " at offset " + pos + "; " + (size - pos)
-              + " bytes after it cannot be replayed");
-          break;
+      maxSeq[0] = Math.max(maxSeq[0], first);
+      long[] lost = new long[1];
+      String problem = scan(seg, (channel, seq, body, bytes) -> {
+        maxSeq[0] = Math.max(maxSeq[0], seq);
+        seg.lastSeq = Math.max(seg.lastSeq, seq);
+        this.bytes += bytes;
+        if (channel == PUBLISHED) {
+          return;
         }
+        if (seq < watermarks[channel] || inBlocks.contains(seq)) {
+          counts[1]++;
+          return;
+        }
+        pending[channel].add(seq);
+        if (replay.frame(channel, seq, body)) {
+          counts[0]++;
+        } else {
+          pending[channel].remove(seq);
+          counts[2]++;
+        }
+      }, lost);
+      if (problem != null) {
+        damaged++;
+        unreadable += lost[0];
+        notes.add(problem);
       }
       segments.add(seg);
     }
-    next = maxSeq + 1;
-    return new Replayed(replayed, skipped, rejected, damaged, unreadable, notes);
+    next = maxSeq[0] + 1;
+    return new Replayed(counts[0], counts[1], counts[2], damaged, unreadable, notes);
   }
 
   private static boolean readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
@@ -238,35 +282,46 @@ public final class Wal implements AutoCloseable {
       if (closed) {
         throw new WalException("the write-ahead log is closed", null);
       }
-      long seq = next;
-      ByteBuffer h = Frame.header(channel, seq, len);
-      ByteBuffer t = Frame.trailer(h, body, off, len);
-      ByteBuffer[] parts = {h, ByteBuffer.wrap(body, off, len), t};
-      long frame = Frame.HEADER + (long) len + Frame.TRAILER;
-      long at = currentBytes;
+      long seq;
       try {
-        if (currentBytes > 0 && currentBytes + frame > segmentBytes) {
-          roll();
-          at = 0;
-        }
-        long written = 0;
-        while (written < frame) {
-          written += current.write(parts);
-        }
+        seq = writeFrame(channel, body, off, len);
       } catch (IOException e) {
-        undo(at);
         throw new WalException("writing to the write-ahead log failed: " + e.getMessage(), e);
       }
-      currentBytes = at + frame;
-      bytes += frame;
-      next = seq + 1;
-      segments.getLast().lastSeq = seq;
       pending[channel].add(seq);
       then.run(seq);
       return seq;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Writes one frame with the next sequence (lock held); nothing of it remains if this throws. */
+  private long writeFrame(int channel, byte[] body, int off, int len) throws IOException {
+    long seq = next;
+    ByteBuffer h = Frame.header(channel, seq, len);
+    ByteBuffer t = Frame.trailer(h, body, off, len);
+    ByteBuffer[] parts = {h, ByteBuffer.wrap(body, off, len), t};
+    long frame = Frame.HEADER + (long) len + Frame.TRAILER;
+    long at = currentBytes;
+    try {
+      if (currentBytes > 0 && currentBytes + frame > segmentBytes) {
+        roll();
+        at = 0;
+      }
+      long written = 0;
+      while (written < frame) {
+        written += current.write(parts);
+      }
+    } catch (IOException e) {
+      undo(at);
+      throw e;
+    }
+    currentBytes = at + frame;
+    bytes += frame;
+    next = seq + 1;
+    segments.getLast().lastSeq = seq;
+    return seq;
   }
 
   /** Cuts a partly written frame off the segment so the log never holds half of one. */
@@ -300,12 +355,28 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  /** Retires {@code seqs} of {@code channel}: their block's rename is durable. */
+  /**
+   * Retires {@code seqs} of {@code channel}: their block's rename is durable. Also logs a
+   * publication record listing them, so a replay after a crash skips them even if they sit above the
+   * signal's watermark; if that record cannot be written the frames may be ingested a second time
+   * after a crash (never lost), so the failure is not raised.
+   */
   public void published(int channel, long[] seqs) {
     lock.lock();
     try {
       for (long s : seqs) {
         pending[channel].remove(s);
+      }
+      if (seqs.length > 0 && !closed) {
+        ByteBuffer body = ByteBuffer.allocate(8 * seqs.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (long s : seqs) {
+          body.putLong(s);
+        }
+        try {
+          writeFrame(PUBLISHED, body.array(), 0, body.capacity());
+        } catch (IOException e) {
+          // Duplicates on the next replay are the worst case; the data itself is published.
+        }
       }
     } finally {
       lock.unlock();

@@ -66,10 +66,11 @@ class WalTest {
       // Shard A holds 0, 2, 4; shard B holds 1, 3, 5 and has not published.
       assertThat(w.watermarkFor(0, new long[] {0, 2, 4})).isEqualTo(1);
       w.published(0, new long[] {0, 2, 4});
-      assertThat(w.watermarkFor(0, new long[] {1, 3, 5})).as("B holds every pending frame").isEqualTo(6);
+      // (Publication records take sequences too, so "one past everything handed out" is next.)
+      assertThat(w.watermarkFor(0, new long[] {1, 3, 5})).as("B holds every pending frame").isEqualTo(w.nextSequence());
       w.published(0, new long[] {1, 3, 5});
       assertThat(w.pendingCount(0)).isZero();
-      assertThat(w.watermarkFor(1, new long[0])).as("another channel with nothing pending").isEqualTo(6);
+      assertThat(w.watermarkFor(1, new long[0])).as("another channel with nothing pending").isEqualTo(w.nextSequence());
     }
   }
 
@@ -191,6 +192,22 @@ class WalTest {
       assertThat(o.replayed().rejected()).isEqualTo(1);
       assertThat(w.pendingCount(2)).as("retired, so it cannot pin the watermark").isZero();
       assertThat(w.watermarkFor(2, new long[0])).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void framesAboveTheWatermarkThatABlockHoldsAreNotReplayed() throws Exception {
+    try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
+      append(w, 0, "a"); // 0: held by shard B, never published (the crash comes first)
+      append(w, 0, "b"); // 1: held by shard A
+      append(w, 0, "c"); // 2: held by shard A
+      long wm = w.watermarkFor(0, new long[] {1, 2});
+      assertThat(wm).isZero();
+      w.published(0, new long[] {1, 2}); // A's block is durable, named with wal_hi = 0
+    }
+    List<Got> got = new ArrayList<>();
+    try (Wal w = open(new long[] {0, 0, 0}, got).wal()) {
+      assertThat(got).as("only the frame no block holds").extracting(Got::body).containsExactly("a");
     }
   }
 
