@@ -96,7 +96,7 @@ class WalIngestTest {
     List<BlockName> blocks = rows().blocks();
     assertThat(blocks).isNotEmpty();
     assertThat(blocks.stream().mapToLong(BlockName::walHi).max().orElseThrow())
-        .as("the replayed frames' block claims them").isEqualTo(3);
+        .as("the replayed frames' blocks claim them").isGreaterThanOrEqualTo(3);
     try (Ingest in = start()) {
       assertThat(in.replayed().replayed()).as("converged: nothing replays twice").isZero();
     }
