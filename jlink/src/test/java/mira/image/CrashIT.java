@@ -122,6 +122,43 @@ class CrashIT {
     assertThat(replayedAfterKills).as("kills found exports in the log to replay").isPositive();
   }
 
+  @Test
+  @Timeout(120)
+  void aDamagedLogTailIsReportedAndTheNodeStarts() throws Exception {
+    Path data = cwd.resolve("data");
+    int http = freePort();
+    String[] args = {"serve", "--data-dir", data.toString(), "--node", "torn",
+        "--grpc-listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:" + http};
+    HttpClient client = HttpClient.newHttpClient();
+    Launched m = Launched.start(cwd, args);
+    m.awaitListening(START);
+    for (int e = 0; e < 3; e++) {
+      List<String> markers = List.of("t-" + e + "-0", "t-" + e + "-1");
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/v1/logs"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json(markers))).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+    }
+    m.process.destroyForcibly();
+    m.awaitExit(Duration.ofSeconds(20));
+    // Flip one bit inside the last frame of the newest segment that has frames.
+    Path seg;
+    try (Stream<Path> s = Files.walk(data.resolve("wal"))) {
+      seg = s.filter(p -> p.toString().endsWith(".wal")).filter(p -> p.toFile().length() > 0)
+          .max(java.util.Comparator.naturalOrder()).orElseThrow();
+    }
+    byte[] b = Files.readAllBytes(seg);
+    b[b.length - 10] ^= 0x01;
+    Files.write(seg, b);
+    Launched again = Launched.start(cwd, args);
+    again.awaitListening(START);
+    again.terminate();
+    assertThat(again.awaitExit(Duration.ofSeconds(30))).isZero();
+    assertThat(again.stderr()).contains("write-ahead log: " + seg.getFileName()).contains("checksum mismatch");
+    assertThat(storedMarkers(data).keySet()).as("the frames before the damage were replayed")
+        .contains("t-0-0", "t-0-1", "t-1-0", "t-1-1");
+  }
+
   private static String json(List<String> markers) {
     StringBuilder b = new StringBuilder("{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[");
     for (int i = 0; i < markers.size(); i++) {
