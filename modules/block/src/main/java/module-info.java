@@ -18,4 +18,5 @@ module mira.block {
   exports mira.block.metrics;
   exports mira.block.publish;
   exports mira.block.read;
+  exports mira.block.retention;
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import mira.proto.wire.Signal;
 import mira.server.ingest.Ingest;
 import mira.server.ingest.Stats;
+import mira.server.launch.RetentionSweeper;
 
 /** {@code GET /api/v1/stats}: what the node has accepted, refused and stored, per signal. */
 public final class StatsRoute {
@@ -19,11 +20,14 @@ public final class StatsRoute {
 
   private final String node;
   private final Ingest ingest;
+  private final RetentionSweeper retention;
   private final long startedAtMillis = System.currentTimeMillis();
 
-  public StatsRoute(String node, Ingest ingest) {
+  /** @param retention the sweeper, or null where none runs (tests of ingest alone) */
+  public StatsRoute(String node, Ingest ingest, RetentionSweeper retention) {
     this.node = node;
     this.ingest = ingest;
+    this.retention = retention;
   }
 
   public void route(HttpRouting.Builder r) {
@@ -60,6 +64,18 @@ public final class StatsRoute {
       }
       g.writeEndObject();
       g.writeStringField("wal_bytes", Long.toString(ingest.walBytes()));
+      if (retention != null) {
+        g.writeObjectFieldStart("retention");
+        g.writeStringField("ttl_ms", Long.toString(retention.ttl().toMillis()));
+        g.writeStringField("last_sweep_unix_ms", Long.toString(retention.lastSweepMillis()));
+        g.writeStringField("blocks_removed", Long.toString(retention.blocksRemoved()));
+        g.writeStringField("bytes_removed", Long.toString(retention.bytesRemoved()));
+        g.writeBooleanField("stalled", retention.stalled());
+        if (retention.lastError() != null) {
+          g.writeStringField("last_error", retention.lastError());
+        }
+        g.writeEndObject();
+      }
       g.writeStringField("degraded_syncs", "0");
       g.writeEndObject();
     }

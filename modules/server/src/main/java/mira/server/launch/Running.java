@@ -24,11 +24,13 @@ public final class Running implements AutoCloseable {
   private final DataDirectory.Checked data;
   private final Ingest ingest;
   private final MiraServer server;
+  private final RetentionSweeper retention;
 
-  private Running(DataDirectory.Checked data, Ingest ingest, MiraServer server) {
+  private Running(DataDirectory.Checked data, Ingest ingest, MiraServer server, RetentionSweeper retention) {
     this.data = data;
     this.ingest = ingest;
     this.server = server;
+    this.retention = retention;
   }
 
   /**
@@ -50,10 +52,12 @@ public final class Running implements AutoCloseable {
     } catch (IOException e) {
       throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
     }
+    RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl());
     try {
-      MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest)::route);
-      return new Running(data, ingest, server);
+      MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest, retention)::route);
+      return new Running(data, ingest, server, retention);
     } catch (StartupException | RuntimeException e) {
+      retention.close();
       ingest.close();
       throw e;
     }
@@ -78,6 +82,7 @@ public final class Running implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    retention.close();
     ingest.close(SHUTDOWN_BUDGET);
   }
 }

@@ -47,7 +47,7 @@ final class Node implements AutoCloseable {
     Config c = ConfigLoader.load(Optional.empty(), flags, 2);
     DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
     this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e), admitWait);
-    this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest)::route);
+    this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest, null)::route);
   }
 
   Node(Path data) throws Exception {
