@@ -9,6 +9,7 @@ module mira.block {
   // Arrow picks its allocation manager by reflection (Class.forName), which finds a module only if
   // something put it in the module graph; without this a RootAllocator fails in the launched image.
   requires org.apache.arrow.memory.unsafe;
+  requires com.github.luben.zstd_jni;
 
   exports mira.block;
   exports mira.block.column;
@@ -19,4 +20,5 @@ module mira.block {
   exports mira.block.publish;
   exports mira.block.read;
   exports mira.block.retention;
+  exports mira.block.cold;
 }

@@ -74,7 +74,7 @@ public final class TableWriter {
           try (ArrowRecordBatch batch = new ArrowRecordBatch(rows, nodes, buffers)) {
             new VectorLoader(root).load(batch);
           }
-          return writeFile(root, provider, file);
+          return writeRoot(root, provider, file, null);
         }
       } finally {
         for (ArrowBuf b : buffers) {
@@ -87,12 +87,23 @@ public final class TableWriter {
     }
   }
 
-  private static long writeFile(VectorSchemaRoot root, DictionaryProvider provider, Path file) throws IOException {
+  /**
+   * Writes the batch loaded in {@code root} to {@code file} (which must not exist), with the CRC
+   * footer metadata, and fsyncs it.
+   *
+   * @param zstd the body codec, or null for an uncompressed (mappable) file
+   * @return bytes written
+   */
+  public static long writeRoot(VectorSchemaRoot root, DictionaryProvider provider, Path file,
+      org.apache.arrow.vector.compression.CompressionCodec.Factory zstd) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       CrcChannel crc = new CrcChannel(ch);
       Map<String, String> meta = new HashMap<>();
       // ArrowFileWriter keeps this map and reads it when it writes the footer in end().
-      ArrowFileWriter w = new ArrowFileWriter(root, provider, crc, meta);
+      ArrowFileWriter w = zstd == null
+          ? new ArrowFileWriter(root, provider, crc, meta)
+          : new ArrowFileWriter(root, provider, crc, meta, org.apache.arrow.vector.ipc.message.IpcOption.DEFAULT, zstd,
+              org.apache.arrow.vector.compression.CompressionUtil.CodecType.ZSTD, java.util.Optional.empty());
       w.start();
       w.writeBatch();
       long covered = w.bytesWritten() - BODY_OFFSET;

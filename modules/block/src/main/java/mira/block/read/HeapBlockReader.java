@@ -56,7 +56,7 @@ public final class HeapBlockReader implements BlockReader {
     try {
       FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
       open.add(ch);
-      ArrowFileReader r = new ArrowFileReader(ch, allocator);
+      ArrowFileReader r = new ArrowFileReader(ch, allocator, mira.block.cold.ZstdCodec.FACTORY);
       open.add(r);
       if (!r.loadNextBatch()) {
         throw new CorruptBlockException(ref.dir(), file, "holds no record batch");

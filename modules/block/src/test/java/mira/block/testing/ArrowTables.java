@@ -57,7 +57,7 @@ public final class ArrowTables {
     }
     try (BufferAllocator a = new RootAllocator();
         FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
-        ArrowFileReader r = new ArrowFileReader(ch, a)) {
+        ArrowFileReader r = new ArrowFileReader(ch, a, mira.block.cold.ZstdCodec.FACTORY)) {
       VectorSchemaRoot root = r.getVectorSchemaRoot();
       Map<String, String> footer = r.getMetaData();
       List<Map<String, Object>> rows = new ArrayList<>();

@@ -70,6 +70,7 @@ public final class StatsRoute {
         g.writeStringField("last_sweep_unix_ms", Long.toString(retention.lastSweepMillis()));
         g.writeStringField("blocks_removed", Long.toString(retention.blocksRemoved()));
         g.writeStringField("bytes_removed", Long.toString(retention.bytesRemoved()));
+        g.writeStringField("blocks_compacted", Long.toString(retention.blocksCompacted()));
         g.writeBooleanField("stalled", retention.stalled());
         if (retention.lastError() != null) {
           g.writeStringField("last_error", retention.lastError());

@@ -52,7 +52,7 @@ public final class Running implements AutoCloseable {
     } catch (IOException e) {
       throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
     }
-    RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl());
+    RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node());
     try {
       MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest, retention)::route);
       return new Running(data, ingest, server, retention);

@@ -1,0 +1,114 @@
+package mira.block.cold;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import mira.block.publish.Publisher;
+import mira.block.publish.TableWriter;
+import mira.block.read.BlockRef;
+import mira.block.read.Catalog;
+import mira.proto.wire.Signal;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+
+/**
+ * Rewrites blocks into the cold tier: every table file of a block is read, written again with ZSTD
+ * bodies beside itself under a name carrying the node id (two nodes sharing a directory may both
+ * see a block go cold), fsynced, and renamed over the original. The {@value #MARKER} file is written
+ * last; a block without it is (re)compacted by the next sweep, table by table, which is idempotent.
+ */
+public final class Compactor {
+  /** Present in a block directory once every table in it is compressed. */
+  public static final String MARKER = "cold";
+  /** A block goes cold this long after its newest record: the partition width. */
+  public static final long COLD_AFTER_NS = 3_600_000_000_000L;
+  /** Blocks rewritten per sweep at most (the first sweep over an old volume is spread out). */
+  public static final int MAX_PER_SWEEP = 8;
+
+  private Compactor() {}
+
+  /** True if the block has been compacted. */
+  public static boolean isCold(Path blockDir) {
+    return Files.exists(blockDir.resolve(MARKER));
+  }
+
+  /**
+   * Compacts up to {@link #MAX_PER_SWEEP} hot blocks, oldest first, whose newest record is older
+   * than {@code nowNanos - COLD_AFTER_NS}.
+   *
+   * @return the blocks compacted
+   */
+  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, BufferAllocator allocator) throws IOException {
+    List<BlockRef> candidates = new ArrayList<>();
+    for (Signal s : Signal.values()) {
+      for (BlockRef r : Catalog.list(dataDir, s, Long.MIN_VALUE, nowNanos - COLD_AFTER_NS - 1)) {
+        if (r.name().maxTime() < nowNanos - COLD_AFTER_NS && !isCold(r.dir())) {
+          candidates.add(r);
+        }
+      }
+    }
+    candidates.sort(Catalog.NEWEST_FIRST.reversed());
+    List<Path> done = new ArrayList<>();
+    for (BlockRef r : candidates) {
+      if (done.size() >= MAX_PER_SWEEP) {
+        break;
+      }
+      try {
+        compact(r.dir(), nodeHex, allocator);
+        done.add(r.dir());
+      } catch (NoSuchFileException e) {
+        // Retention removed it meanwhile.
+      }
+    }
+    return done;
+  }
+
+  /** Rewrites every table of the block with ZSTD bodies, then writes the marker. */
+  public static void compact(Path blockDir, String nodeHex, BufferAllocator parent) throws IOException {
+    List<Path> tables = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(blockDir, "*.arrow")) {
+      for (Path p : s) {
+        tables.add(p);
+      }
+    }
+    tables.sort(null);
+    try (BufferAllocator allocator = parent.newChildAllocator("compact " + blockDir.getFileName(), 0, Long.MAX_VALUE)) {
+      for (Path table : tables) {
+        Path staged = table.resolveSibling(table.getFileName() + "." + nodeHex + ".cold");
+        Files.deleteIfExists(staged);
+        try (FileChannel ch = FileChannel.open(table, StandardOpenOption.READ);
+            ArrowFileReader r = new ArrowFileReader(ch, allocator, ZstdCodec.FACTORY)) {
+          VectorSchemaRoot root = r.getVectorSchemaRoot();
+          if (!r.loadNextBatch()) {
+            throw new IOException(table + " holds no record batch");
+          }
+          DictionaryProvider.MapDictionaryProvider dicts = new DictionaryProvider.MapDictionaryProvider();
+          for (Dictionary d : r.getDictionaryVectors().values()) {
+            dicts.put(d);
+          }
+          TableWriter.writeRoot(root, dicts, staged, ZstdCodec.FACTORY);
+        } catch (IOException | RuntimeException e) {
+          Files.deleteIfExists(staged);
+          throw e;
+        }
+        // Replace by rename: a reader with the old file mapped keeps reading the old inode.
+        Files.move(staged, table, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      }
+      Path marker = blockDir.resolve(MARKER);
+      try (FileChannel m = FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        m.force(true);
+      }
+      Publisher.fsyncDir(blockDir);
+    }
+  }
+}
