@@ -30,6 +30,60 @@ class FullDiskTest {
 
   @Test
   void aFullDiskIsARetryAndIngestResumesWhenSpaceIsFreed() throws Exception {
+    fullDisk(false);
+  }
+
+  @Test
+  void withTheLogOnAFullDiskRefusesTheAppendAndLosesNothingAcknowledged() throws Exception {
+    fullDisk(true);
+  }
+
+  @Test
+  void anExportAcknowledgedFromTheLogIsPublishedOnceSpaceReturns() throws Exception {
+    Path mnt = tmp.resolve("mnt");
+    Files.createDirectories(mnt);
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt.toString()),
+        "cannot mount a tmpfs here (needs root); the full-disk test is skipped");
+    try {
+      ExportLogsServiceRequest export = Samples.noisyLogs(8000, 11);
+      byte[] body = export.toByteArray();
+      try (Node node = new Node(mnt.resolve("data"), java.util.Map.of(mira.server.config.Key.INGEST_WAL, "true"))) {
+        Path filler = mnt.resolve("filler");
+        // Room for the log frame (the request's bytes) but not for the block's tables.
+        fill(filler, Files.getFileStore(mnt).getUsableSpace() - body.length - 128 * 1024);
+        HttpExchange acked = HttpExchange.post(node.http() + "/v1/logs", "application/x-protobuf", null, body);
+        assertThat(acked.status()).as("the log holds it").isEqualTo(200);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (node.ingest.stats().of(Signal.LOGS).publishFailures.sum() == 0 && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(node.ingest.stats().of(Signal.LOGS).publishFailures.sum()).as("the block could not be written").isPositive();
+        assertThat(node.blocks(Signal.LOGS)).isEmpty();
+        Files.delete(filler);
+        deadline = System.nanoTime() + 15_000_000_000L;
+        while (node.blocks(Signal.LOGS).isEmpty() && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(Stored.logs(node)).as("published by the retry, nothing lost").containsExactlyElementsOf(Stored.expectedLogs(export));
+      }
+    } finally {
+      run("umount", mnt.toString());
+    }
+  }
+
+  private static void fill(Path filler, long bytes) throws Exception {
+    try (OutputStream out = Files.newOutputStream(filler)) {
+      byte[] chunk = new byte[16 * 1024];
+      long left = bytes;
+      while (left > 0) {
+        int n = (int) Math.min(chunk.length, left);
+        out.write(chunk, 0, n);
+        left -= n;
+      }
+    }
+  }
+
+  private void fullDisk(boolean wal) throws Exception {
     Path mnt = tmp.resolve("mnt");
     Files.createDirectories(mnt);
     assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt.toString()),
@@ -37,7 +91,7 @@ class FullDiskTest {
     try {
       ExportLogsServiceRequest export = Samples.noisyLogs(8000, 7);
       byte[] body = export.toByteArray();
-      try (Node node = new Node(mnt.resolve("data"))) {
+      try (Node node = new Node(mnt.resolve("data"), java.util.Map.of(mira.server.config.Key.INGEST_WAL, Boolean.toString(wal)))) {
         Path filler = mnt.resolve("filler");
         // Written, not sized: tmpfs does not allocate the holes of a sparse file. Leave well under
         // what the export's block needs (about 1 MB of tables).
@@ -54,7 +108,7 @@ class FullDiskTest {
         assertThat(refused.status()).isEqualTo(503);
         assertThat(refused.header("Retry-After")).isNotNull();
         assertThat(node.ingest.stats().of(Signal.LOGS).publishFailures.sum()).isPositive();
-        assertThat(node.blocks(Signal.LOGS)).as("nothing of the failed block is visible").isEmpty();
+        assertThat(node.blocks(Signal.LOGS)).as("nothing of the failed export is visible").isEmpty();
         try (var staging = Files.list(mnt.resolve("data/logs/.staging"))) {
           assertThat(staging).as("the failed staging directory was removed").isEmpty();
         }
@@ -62,6 +116,11 @@ class FullDiskTest {
         Files.delete(filler);
         HttpExchange accepted = HttpExchange.post(node.http() + "/v1/logs", "application/x-protobuf", null, body);
         assertThat(accepted.status()).isEqualTo(200);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Stored.logs(node).size() < export.getResourceLogs(0).getScopeLogs(0).getLogRecordsCount()
+            && System.nanoTime() < deadline) {
+          Thread.sleep(50); // with the log on, the block is published after the acknowledgement
+        }
         assertThat(Stored.logs(node)).containsExactlyElementsOf(Stored.expectedLogs(export));
       }
     } finally {

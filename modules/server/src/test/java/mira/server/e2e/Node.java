@@ -43,10 +43,14 @@ final class Node implements AutoCloseable {
     flags.put(Key.LISTEN_HTTP, "127.0.0.1:0");
     flags.put(Key.DATA_DIR, data.toString());
     flags.put(Key.NODE, "e2e");
+    // Tests here read blocks right after an acknowledgement, which holds with the log off; tests of
+    // the log turn it on explicitly.
+    flags.put(Key.INGEST_WAL, "false");
     flags.putAll(extra);
     Config c = ConfigLoader.load(Optional.empty(), flags, 2);
     DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
-    this.ingest = Ingest.start(d.path(), c.node(), c.ingestShards(), c.ingestQueue(), (t, e) -> fatal.set(e), admitWait);
+    this.ingest = Ingest.start(d.path(), new Ingest.Options(c.node(), c.ingestShards(), c.ingestQueue(), c.ingestWal(),
+        (int) c.maxRequestBytes(), admitWait), (t, e) -> fatal.set(e));
     this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest, null)::route);
   }
 
