@@ -59,6 +59,11 @@ public final class LoadGen {
           if (c.skipped != null) System.err.println("loadgen: query class " + c.query.name() + " skipped: " + c.skipped);
         }
       }
+      for (int i = 0; i < o.conns; i++) writers.add(new Writer(o, exporters.get(i), fleet, i, known));
+      if (o.warmup != null) {
+        System.err.println("loadgen: warming up for " + o.warmup.toMillis() + " ms");
+        drive(writers, Run.warmup(o, System.nanoTime()));
+      }
       BlockBytes.Usage diskBefore = o.dataDir == null ? null : BlockBytes.of(o.dataDir);
       if (o.pid > 0) {
         try {
@@ -72,16 +77,8 @@ public final class LoadGen {
       Duration cpu0 = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
       Instant date = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       Run run = new Run(o, System.nanoTime());
-      List<Thread> threads = new ArrayList<>();
-      for (int i = 0; i < o.conns; i++) {
-        Writer w = new Writer(run, exporters.get(i), fleet, i, known);
-        writers.add(w);
-        Thread t = new Thread(w, "loadgen-conn-" + i);
-        threads.add(t);
-        t.start();
-      }
       if (readers != null && !live.isEmpty()) readers.start(o.readers, live);
-      for (Thread t : threads) t.join();
+      drive(writers, run);
       double wall = (System.nanoTime() - run.startNanos) / 1e9;
       if (readers != null) readers.stop();
       ServerWatch.Figures server = watch == null ? null : watch.finish();
@@ -91,7 +88,8 @@ public final class LoadGen {
 
       Tally all = new Tally();
       for (Writer w : writers) all.add(w.tally);
-      Report report = new Report(new Report.Inputs(o, date, machine(), loadBefore, loadAfter, wall, all, cpu1.minus(cpu0).toNanos() / 1e9,
+      double loadgenCpu = cpu1.minus(cpu0).toNanos() / 1e9;
+      Report report = new Report(new Report.Inputs(o, date, machine(), loadBefore, loadAfter, wall, all, loadgenCpu,
           server, diskBefore, diskAfter, readers == null ? null : readers.results()));
       System.out.print(report.table());
       String json = report.json();
@@ -105,6 +103,19 @@ public final class LoadGen {
       if (watch != null) watch.close();
       for (Exporter e : exporters) e.close();
     }
+  }
+
+  /** Runs every writer on its own thread for {@code run} and waits for all of them. */
+  private static void drive(List<Writer> writers, Run run) throws InterruptedException {
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < writers.size(); i++) {
+      Writer w = writers.get(i);
+      w.reset(run);
+      Thread t = new Thread(w, "loadgen-conn-" + i);
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) t.join();
   }
 
   /**

@@ -25,6 +25,7 @@ final class Options {
                                (neither given: --for 10s)
         --mix W                signal weights (default logs=1,traces=1,metrics=0.1)
         --seed N               generator seed (default 1)
+        --warmup DURATION      send load for this long first, unmeasured (JIT, page cache, pools)
         --gzip                 compress exports (gRPC message compression, HTTP Content-Encoding)
         --incident A-B         the incident window as fractions of the run (default 0.4-0.6; off)
         --pid PID              the server process: CPU-seconds and memory from /proc/PID
@@ -53,6 +54,7 @@ final class Options {
   int batch = 1024;
   Duration runFor;
   long exports;
+  Duration warmup;
   Mix mix = Mix.parse("logs=1,traces=1,metrics=0.1");
   long seed = 1;
   boolean gzip;
@@ -105,7 +107,8 @@ final class Options {
         case "--protocol" -> o.protocol = protocol(value);
         case "--conns" -> o.conns = (int) positive(name, value, 1024);
         case "--batch" -> o.batch = (int) positive(name, value, 1 << 20);
-        case "--for" -> o.runFor = duration(value);
+        case "--for" -> o.runFor = duration(name, value);
+        case "--warmup" -> o.warmup = duration(name, value);
         case "--exports" -> o.exports = positive(name, value, Long.MAX_VALUE);
         case "--mix" -> o.mix = Mix.parse(value);
         case "--seed" -> o.seed = number(name, value);
@@ -156,6 +159,14 @@ final class Options {
     }
   }
 
+  private static Duration duration(String name, String v) {
+    try {
+      return duration(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + ": " + e.getMessage());
+    }
+  }
+
   /** Parses 500ms, 30s, 5m, 1h or a bare number of seconds. */
   static Duration duration(String v) {
     Duration d;
@@ -166,10 +177,10 @@ final class Options {
       else if (v.endsWith("h")) d = Duration.ofSeconds(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 3600));
       else d = Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--for: expected a duration such as 500ms, 30s or 5m, got '" + v + "'");
+      throw new IllegalArgumentException("expected a duration such as 500ms, 30s or 5m, got '" + v + "'");
     }
-    if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("--for: must be positive, got '" + v + "'");
-    if (d.compareTo(MAX_FOR) > 0) throw new IllegalArgumentException("--for: at most " + MAX_FOR.toMinutes() + " minutes");
+    if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("a duration must be positive, got '" + v + "'");
+    if (d.compareTo(MAX_FOR) > 0) throw new IllegalArgumentException("a duration is at most " + MAX_FOR.toMinutes() + " minutes");
     return d;
   }
 
@@ -209,14 +220,19 @@ final class Options {
     return progress >= incidentFrom && progress < incidentTo;
   }
 
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+  }
+
   /** The options as a command line that reproduces the run. */
   String commandLine() {
     StringBuilder b = new StringBuilder("modules/bench/loadgen --protocol ").append(protocol.label);
     if (protocol == Protocol.GRPC) b.append(" --grpc ").append(grpcHost).append(':').append(grpcPort);
     if (protocol != Protocol.GRPC || readers > 0) b.append(" --http ").append(httpHost).append(':').append(httpPort);
     b.append(" --conns ").append(conns).append(" --batch ").append(batch);
-    if (runFor != null) b.append(" --for ").append(runFor.toMillis() % 1000 == 0 ? runFor.toSeconds() + "s" : runFor.toMillis() + "ms");
+    if (runFor != null) b.append(" --for ").append(seconds(runFor));
     if (exports > 0) b.append(" --exports ").append(exports);
+    if (warmup != null) b.append(" --warmup ").append(seconds(warmup));
     b.append(" --mix ").append(mix).append(" --seed ").append(seed);
     if (gzip) b.append(" --gzip");
     if (incidentFrom > 1) b.append(" --incident off");

@@ -51,6 +51,11 @@ final class Report {
     return micros < 0 ? Double.NaN : micros / 1000.0;
   }
 
+  /** Microseconds as milliseconds with one decimal, or "-" when there is no sample. */
+  private static String cell(long micros) {
+    return micros < 0 ? "-" : String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+  }
+
   private long diskAdded() {
     return in.diskBefore() == null || in.diskAfter() == null ? -1 : in.diskAfter().blocks() - in.diskBefore().blocks();
   }
@@ -82,9 +87,9 @@ final class Report {
     details(b, "retry", t.retryDetails);
     details(b, "failed", t.failureDetails);
     long[] ack = t.ack.sorted();
-    b.append(String.format(Locale.ROOT, "ack latency of accepted attempts: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%,d)%n",
-        ms(Latencies.percentile(ack, 0.50)), ms(Latencies.percentile(ack, 0.99)),
-        ms(ack.length == 0 ? -1 : ack[ack.length - 1]), ack.length));
+    b.append(String.format(Locale.ROOT, "ack latency of accepted attempts: p50 %s ms, p99 %s ms, max %s ms (%,d)%n",
+        cell(Latencies.percentile(ack, 0.50)), cell(Latencies.percentile(ack, 0.99)),
+        cell(ack.length == 0 ? -1 : ack[ack.length - 1]), ack.length));
     ServerWatch.Figures f = in.server();
     if (f != null) {
       b.append(String.format(Locale.ROOT,
@@ -118,9 +123,9 @@ final class Report {
           continue;
         }
         long[] s = c.latencies.sorted();
-        b.append(String.format(Locale.ROOT, "%-12s %,8d %,8d %10.1f %10.1f %10.1f%n", c.query.name(), s.length,
-            c.errors.get(), ms(Latencies.percentile(s, 0.5)), ms(Latencies.percentile(s, 0.99)),
-            ms(s.length == 0 ? -1 : s[s.length - 1])));
+        b.append(String.format(Locale.ROOT, "%-12s %,8d %,8d %10s %10s %10s%n", c.query.name(), s.length,
+            c.errors.get(), cell(Latencies.percentile(s, 0.5)), cell(Latencies.percentile(s, 0.99)),
+            cell(s.length == 0 ? -1 : s[s.length - 1])));
         if (c.firstError.get() != null) b.append("  first error: ").append(c.firstError.get()).append('\n');
       }
     }

@@ -28,26 +28,32 @@ final class Writer implements Runnable {
   /** The longest retry delay honoured, whatever the server asks (keeps runs bounded). */
   static final long MAX_RETRY_MILLIS = 5_000;
 
-  private final Run run;
+  private Run run;
   private final Exporter exporter;
   private final TelemetryStream stream;
   private final SplittableRandom rnd;
   private final Known known;
-  final Tally tally = new Tally();
+  Tally tally = new Tally();
 
-  Writer(Run run, Exporter exporter, Fleet fleet, int index, Known known) {
-    this.run = run;
+  /** Writer number {@code index} of a run with options {@code o}; {@link #reset} gives it its run. */
+  Writer(Options o, Exporter exporter, Fleet fleet, int index, Known known) {
     this.exporter = exporter;
-    this.stream = new TelemetryStream(fleet, run.options.seed, index);
-    this.rnd = new SplittableRandom(run.options.seed ^ (0xC0FFEEL * (index + 1)));
+    this.stream = new TelemetryStream(fleet, o.seed, index);
+    this.rnd = new SplittableRandom(o.seed ^ (0xC0FFEEL * (index + 1)));
     this.known = known;
+  }
+
+  /** Starts counting afresh for {@code next} (after a warm-up); the stream carries on. */
+  void reset(Run next) {
+    run = next;
+    tally = new Tally();
   }
 
   @Override
   public void run() {
     Options o = run.options;
     while (run.claim()) {
-      boolean incident = o.incidentAt(run.progress());
+      boolean incident = !run.warmup && o.incidentAt(run.progress());
       Signal signal = o.mix.pick(rnd);
       Instant now = Instant.now();
       long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
