@@ -72,7 +72,13 @@ final class Writer implements Runnable {
   private void send(Signal signal, Message m, int wire, byte[] body) {
     for (int attempt = 1; ; attempt++) {
       long t0 = System.nanoTime();
-      Outcome out = exporter.send(signal, body);
+      Outcome out;
+      try {
+        out = exporter.send(signal, body);
+      } catch (RuntimeException e) {
+        // A transport that throws (a closed channel, a client bug) must not end the loop unseen.
+        out = Outcome.failed(e.toString());
+      }
       long took = System.nanoTime() - t0;
       switch (out.kind()) {
         case ACCEPTED -> {

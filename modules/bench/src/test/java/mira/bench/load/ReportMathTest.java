@@ -138,6 +138,10 @@ class ReportMathTest {
     assertThat(h.gzip).isTrue();
     assertThat(Options.duration("500ms")).isEqualTo(Duration.ofMillis(500));
     assertThat(Options.duration("2m")).isEqualTo(Duration.ofMinutes(2));
+    Options w = Options.parse("--warmup", "15s", "--for", "30s");
+    assertThat(w.warmup).isEqualTo(Duration.ofSeconds(15));
+    assertThat(w.commandLine()).contains("--for 30s --warmup 15s");
+    assertThatThrownBy(() -> Options.parse("--warmup", "0s")).hasMessageContaining("--warmup");
     assertThatThrownBy(() -> Options.parse("--for", "2h")).hasMessageContaining("at most");
     assertThatThrownBy(() -> Options.parse("--conns", "0")).hasMessageContaining("--conns");
     assertThatThrownBy(() -> Options.parse("--protocol", "thrift")).hasMessageContaining("grpc");
