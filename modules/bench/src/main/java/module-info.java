@@ -1,8 +1,12 @@
 /**
- * Benchmarks (JMH) and the load generator. Run on the class path by {@code modules/bench/run}
- * (JMH's generated harness does not need the module path); this descriptor records what they use.
+ * Benchmarks (JMH) and the load generator. Both run on the class path, started by
+ * {@code modules/bench/run} and {@code modules/bench/loadgen} (JMH's generated harness does not need
+ * the module path); this descriptor records what they use.
  */
 module mira.bench {
   requires mira.block;
   requires jmh.core;
+  requires io.grpc;
+  requires proto.google.common.protos;
+  requires java.net.http;
 }
