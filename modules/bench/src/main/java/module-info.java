@@ -5,6 +5,7 @@
  */
 module mira.bench {
   requires mira.block;
+  requires mira.wal;
   requires jmh.core;
   requires io.grpc;
   requires proto.google.common.protos;
