@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,8 +34,10 @@ public final class Admission {
     this.permits = new Semaphore(slots, true);
     this.wait = wait;
     AtomicInteger n = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, slots, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+    // The semaphore bounds the queries in flight to the thread count; see FanOut for the queue.
+    this.pool = new ThreadPoolExecutor(slots, slots, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         r -> Thread.ofPlatform().daemon().name("mira-query-" + n.incrementAndGet()).unstarted(r));
+    this.pool.allowCoreThreadTimeOut(true);
   }
 
   public static Admission shared() {

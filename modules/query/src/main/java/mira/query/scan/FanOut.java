@@ -2,7 +2,7 @@ package mira.query.scan;
 
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +26,11 @@ public final class FanOut {
     this.size = helpers;
     this.permits = new Semaphore(helpers);
     AtomicInteger n = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(0, Math.max(1, helpers), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-        r -> Thread.ofPlatform().daemon().name("mira-scan-" + n.incrementAndGet()).unstarted(r));
+    // Permits bound the tasks in flight to the thread count, so the queue only ever holds a task
+    // for the moment a helper that has just finished takes to come back for it.
+    this.pool = new ThreadPoolExecutor(Math.max(1, helpers), Math.max(1, helpers), 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> Thread.ofPlatform().daemon().name("mira-scan-" + n.incrementAndGet()).unstarted(r));
+    this.pool.allowCoreThreadTimeOut(true);
   }
 
   /** The budget shared by the process: one helper fewer than there are cores. */
