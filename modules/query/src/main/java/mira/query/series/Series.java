@@ -75,6 +75,11 @@ final class Series {
     return out;
   }
 
+  /** Points held right now (before the final cap). */
+  int held() {
+    return points.size();
+  }
+
   long dropped() {
     return dropped;
   }

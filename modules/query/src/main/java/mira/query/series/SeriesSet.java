@@ -56,6 +56,10 @@ final class SeriesSet {
     dropped.addAll(local.dropped);
   }
 
+  int size() {
+    return map.size();
+  }
+
   boolean isEmpty() {
     return map.isEmpty();
   }
