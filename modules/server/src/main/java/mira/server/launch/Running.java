@@ -5,7 +5,8 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
-import mira.server.api.StatsRoute;
+import mira.query.LocalQueries;
+import mira.server.api.Api;
 import mira.server.config.Config;
 import mira.server.ingest.Ingest;
 
@@ -23,11 +24,13 @@ public final class Running implements AutoCloseable {
 
   private final DataDirectory.Checked data;
   private final Ingest ingest;
+  private final LocalQueries queries;
   private final MiraServer server;
 
-  private Running(DataDirectory.Checked data, Ingest ingest, MiraServer server) {
+  private Running(DataDirectory.Checked data, Ingest ingest, LocalQueries queries, MiraServer server) {
     this.data = data;
     this.ingest = ingest;
+    this.queries = queries;
     this.server = server;
   }
 
@@ -48,11 +51,19 @@ public final class Running implements AutoCloseable {
     } catch (IOException e) {
       throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
     }
+    LocalQueries queries;
     try {
-      MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest)::route);
-      return new Running(data, ingest, server);
+      queries = LocalQueries.open(data.path());
+    } catch (IOException e) {
+      ingest.close();
+      throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
+    }
+    try {
+      MiraServer server = MiraServer.start(config, data, ingest, Api.routes(config.node(), ingest, queries));
+      return new Running(data, ingest, queries, server);
     } catch (StartupException | RuntimeException e) {
       ingest.close();
+      queries.close();
       throw e;
     }
   }
@@ -77,5 +88,6 @@ public final class Running implements AutoCloseable {
   public void close() {
     server.close();
     ingest.close(SHUTDOWN_BUDGET);
+    queries.close();
   }
 }
