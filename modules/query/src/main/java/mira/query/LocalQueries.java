@@ -40,6 +40,8 @@ public final class LocalQueries implements AutoCloseable {
   private final Engine engine;
   private final Admission admission;
   private final LongSupplier clock;
+  private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean closed;
 
   LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock) {
     this.dataDir = dataDir;
@@ -141,12 +143,18 @@ public final class LocalQueries implements AutoCloseable {
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {
+    running.incrementAndGet();
     try {
+      if (closed) {
+        throw new IllegalStateException("LocalQueries on " + dataDir + " is closed");
+      }
       return admission.run(work);
     } catch (QueryException | BusyException | IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException("unexpected " + e, e);
+    } finally {
+      running.decrementAndGet();
     }
   }
 
@@ -155,8 +163,25 @@ public final class LocalQueries implements AutoCloseable {
     return now.getEpochSecond() * 1_000_000_000L + now.getNano();
   }
 
+  /**
+   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then releases the
+   * allocator (which fails loudly if a query leaked Arrow memory).
+   */
   @Override
   public void close() {
+    closed = true;
+    long deadline = System.nanoTime() + CLOSE_WAIT_MS * 1_000_000L;
+    while (running.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
     allocator.close();
   }
+
+  /** How long {@link #close} waits for running queries. */
+  public static final long CLOSE_WAIT_MS = 10_000;
 }
