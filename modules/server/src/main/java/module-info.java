@@ -3,6 +3,7 @@ module mira.server {
   requires mira.proto;
   requires mira.block;
   requires mira.wal;
+  requires mira.query;
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
   requires io.helidon.webserver.grpc;

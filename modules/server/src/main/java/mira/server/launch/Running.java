@@ -5,7 +5,8 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
-import mira.server.api.StatsRoute;
+import mira.query.LocalQueries;
+import mira.server.api.Api;
 import mira.server.config.Config;
 import mira.server.ingest.Ingest;
 
@@ -23,12 +24,15 @@ public final class Running implements AutoCloseable {
 
   private final DataDirectory.Checked data;
   private final Ingest ingest;
+  private final LocalQueries queries;
   private final MiraServer server;
   private final RetentionSweeper retention;
 
-  private Running(DataDirectory.Checked data, Ingest ingest, MiraServer server, RetentionSweeper retention) {
+  private Running(DataDirectory.Checked data, Ingest ingest, LocalQueries queries, MiraServer server,
+      RetentionSweeper retention) {
     this.data = data;
     this.ingest = ingest;
+    this.queries = queries;
     this.server = server;
     this.retention = retention;
   }
@@ -52,13 +56,21 @@ public final class Running implements AutoCloseable {
     } catch (IOException e) {
       throw new StartupException("cannot prepare the data directory " + data.path() + ": " + e.getMessage(), e);
     }
+    LocalQueries queries;
+    try {
+      queries = LocalQueries.open(data.path());
+    } catch (IOException e) {
+      ingest.close();
+      throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
+    }
     RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node());
     try {
-      MiraServer server = MiraServer.start(config, data, ingest, new StatsRoute(config.node(), ingest, retention)::route);
-      return new Running(data, ingest, server, retention);
+      MiraServer server = MiraServer.start(config, data, ingest, Api.routes(config.node(), ingest, queries, retention));
+      return new Running(data, ingest, queries, server, retention);
     } catch (StartupException | RuntimeException e) {
       retention.close();
       ingest.close();
+      queries.close();
       throw e;
     }
   }
@@ -84,5 +96,6 @@ public final class Running implements AutoCloseable {
     server.close();
     retention.close();
     ingest.close(SHUTDOWN_BUDGET);
+    queries.close();
   }
 }

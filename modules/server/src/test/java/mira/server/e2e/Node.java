@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import mira.block.BlockName;
 import mira.proto.wire.Signal;
+import mira.query.LocalQueries;
+import mira.server.api.Api;
 import mira.server.config.Config;
 import mira.server.config.ConfigLoader;
 import mira.server.config.Key;
@@ -26,6 +28,7 @@ final class Node implements AutoCloseable {
   final Path data;
   final Ingest ingest;
   final MiraServer server;
+  final LocalQueries queries;
   final AtomicReference<Throwable> fatal = new AtomicReference<>();
 
   Node(Path data, Map<Key, String> extra) throws Exception {
@@ -51,7 +54,8 @@ final class Node implements AutoCloseable {
     DataDirectory.Checked d = DataDirectory.prepare(c.dataDir(), Path.of("/proc/self/mountinfo"));
     this.ingest = Ingest.start(d.path(), new Ingest.Options(c.node(), c.ingestShards(), c.ingestQueue(), c.ingestWal(),
         (int) c.maxRequestBytes(), admitWait), (t, e) -> fatal.set(e));
-    this.server = MiraServer.start(c, d, ingest, new mira.server.api.StatsRoute(c.node(), ingest, null)::route);
+    this.queries = LocalQueries.open(d.path());
+    this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest, queries, null));
   }
 
   Node(Path data) throws Exception {
@@ -93,6 +97,7 @@ final class Node implements AutoCloseable {
   public void close() {
     server.close();
     ingest.close(Duration.ofSeconds(15));
+    queries.close();
     if (fatal.get() != null) {
       throw new AssertionError("a flusher died", fatal.get());
     }

@@ -1,0 +1,187 @@
+package mira.query;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.function.LongSupplier;
+import mira.query.doc.Documents;
+import mira.query.doc.SearchQuery;
+import mira.query.doc.SeriesQuery;
+import mira.query.doc.Window;
+import mira.query.scan.Admission;
+import mira.query.scan.Engine;
+import mira.query.scan.FanOut;
+import mira.query.scan.Pruning;
+import mira.query.scan.Search;
+import mira.query.scan.TraceLookup;
+import mira.query.series.MetricNames;
+import mira.query.series.SeriesScan;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * Mira's read API over a data directory, in-process: the operations behind
+ * {@code POST /api/v1/query}, {@code GET /api/v1/traces/{id}}, {@code GET /api/v1/metrics} and
+ * {@code POST /api/v1/series}, with no server. The HTTP routes are thin wrappers over this class,
+ * so an answer read from a directory is the answer a server would give.
+ *
+ * <p>Read-only: nothing here writes to the directory, and blocks are immutable once published, so
+ * any number of readers (in this or other processes) may share a directory with a writing server.
+ *
+ * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
+ * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to release
+ * the Arrow allocator (a query still running fails).
+ */
+public final class LocalQueries implements AutoCloseable {
+  private final Path dataDir;
+  private final BufferAllocator allocator;
+  private final Engine engine;
+  private final Admission admission;
+  private final LongSupplier clock;
+  private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean closed;
+
+  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock) {
+    this.dataDir = dataDir;
+    this.allocator = new RootAllocator();
+    this.engine = new Engine(dataDir, allocator, pruning, fanOut);
+    this.admission = admission;
+    this.clock = clock;
+  }
+
+  /**
+   * Opens the data directory {@code dataDir} (the one a server was started with), reading "now"
+   * from the system clock.
+   *
+   * @throws IOException if it does not exist or is not a directory
+   */
+  public static LocalQueries open(Path dataDir) throws IOException {
+    return open(dataDir, LocalQueries::systemNanos);
+  }
+
+  /**
+   * As {@link #open(Path)}, with {@code clock} giving "now" in ns since the epoch (relative times
+   * and the default window resolve against it).
+   */
+  public static LocalQueries open(Path dataDir, LongSupplier clock) throws IOException {
+    Path dir = dataDir.toAbsolutePath().normalize();
+    if (!Files.isDirectory(dir)) {
+      throw Files.exists(dir) ? new NotDirectoryException(dir.toString())
+          : new java.nio.file.NoSuchFileException(dir.toString(), null, "no such data directory");
+    }
+    return new LocalQueries(dir, Pruning.defaults(), FanOut.shared(), Admission.shared(), clock);
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** "Now" as this instance resolves it, ns since the epoch. */
+  public long now() {
+    return clock.getAsLong();
+  }
+
+  /**
+   * Runs a parsed search.
+   *
+   * @throws BusyException if no query slot freed up in time
+   * @throws IOException if the data directory cannot be listed (a damaged block is not an
+   *     error: it is listed in {@link SearchResult#refused()})
+   */
+  public SearchResult search(SearchQuery q) throws BusyException, IOException {
+    try {
+      return call(() -> Search.run(engine, q));
+    } catch (QueryException e) {
+      throw new IllegalStateException("a parsed query was refused", e);
+    }
+  }
+
+  /**
+   * Parses and runs a query document; returns the response document.
+   *
+   * @throws QueryException if the document is not valid (the message says why)
+   */
+  public byte[] query(byte[] document) throws QueryException, BusyException, IOException {
+    return search(Documents.search(document, now())).toJson();
+  }
+
+  /**
+   * Every span of the trace {@code traceIdHex} (32 hex digits, any case) across all of
+   * retention, sorted by start time.
+   *
+   * @throws QueryException if the id is malformed, or the trace has more spans than one answer holds
+   */
+  public TraceResult trace(String traceIdHex) throws QueryException, BusyException, IOException {
+    return call(() -> TraceLookup.run(engine, traceIdHex));
+  }
+
+  /**
+   * The metrics with a data point in the window, with type, unit and description. {@code from}
+   * and {@code to} are time strings (null: the last hour).
+   *
+   * @return the response document of {@code GET /api/v1/metrics}
+   */
+  public byte[] metrics(String from, String to) throws QueryException, BusyException, IOException {
+    Window w = Documents.window(from, to, now());
+    return call(() -> MetricNames.run(engine, w));
+  }
+
+  /** Runs a parsed series query; returns the response document of {@code POST /api/v1/series}. */
+  public byte[] series(SeriesQuery q) throws BusyException, IOException {
+    try {
+      return call(() -> SeriesScan.run(engine, q));
+    } catch (QueryException e) {
+      throw new IllegalStateException("a parsed query was refused", e);
+    }
+  }
+
+  /** Parses and runs a series document; returns the response document. */
+  public byte[] series(byte[] document) throws QueryException, BusyException, IOException {
+    return series(Documents.series(document, now()));
+  }
+
+  private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {
+    running.incrementAndGet();
+    try {
+      if (closed) {
+        throw new IllegalStateException("LocalQueries on " + dataDir + " is closed");
+      }
+      return admission.run(work);
+    } catch (QueryException | BusyException | IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("unexpected " + e, e);
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  private static long systemNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  /**
+   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then releases the
+   * allocator (which fails loudly if a query leaked Arrow memory).
+   */
+  @Override
+  public void close() {
+    closed = true;
+    long deadline = System.nanoTime() + CLOSE_WAIT_MS * 1_000_000L;
+    while (running.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    allocator.close();
+  }
+
+  /** How long {@link #close} waits for running queries. */
+  public static final long CLOSE_WAIT_MS = 10_000;
+}

@@ -1,0 +1,379 @@
+package mira.query.doc;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import mira.proto.wire.Signal;
+import mira.query.QueryException;
+
+/**
+ * The query grammar: parsers for the documents of {@code POST /api/v1/query} and
+ * {@code POST /api/v1/series} and for time windows. The grammar is closed: a key the document
+ * does not implement is refused with a message naming it and the keys that are implemented, so a
+ * misspelt filter can never silently mean "no filter".
+ *
+ * <p>Thread-safe; every method is a pure function of its arguments.
+ */
+public final class Documents {
+  public static final int DEFAULT_LIMIT = 100;
+  public static final int MAX_LIMIT = 10_000;
+  public static final int DEFAULT_MAX_SERIES = 100;
+  public static final int MAX_SERIES = 10_000;
+  public static final int DEFAULT_MAX_POINTS = 1_000;
+  public static final int MAX_POINTS = 100_000;
+  /** More terms than this is a generated document gone wrong, not a question. */
+  public static final int MAX_TERMS = 64;
+
+  public static final List<String> SEARCH_KEYS = List.of("signal", "from", "to", "where", "limit", "after");
+  public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "max_series", "max_points");
+  static final List<String> SUBJECTS = List.of("attr", "field", "text");
+
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxNestingDepth(16)
+          .maxStringLength(1 << 20)
+          .maxNameLength(1024)
+          .maxNumberLength(100)
+          .build())
+      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+      .build();
+
+  private Documents() {}
+
+  /**
+   * Parses a query document.
+   *
+   * @param json UTF-8 JSON; not retained
+   * @param now the time "now" and relative times resolve against, ns since the epoch
+   * @throws QueryException naming what is wrong
+   */
+  public static SearchQuery search(byte[] json, long now) throws QueryException {
+    String signal = null;
+    String from = Times.DEFAULT_FROM;
+    String to = Times.DEFAULT_TO;
+    List<RawTerm> where = List.of();
+    int limit = DEFAULT_LIMIT;
+    String after = null;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the query document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "signal" -> signal = string(p, "signal");
+          case "from" -> from = time(p, "from");
+          case "to" -> to = time(p, "to");
+          case "where" -> where = terms(p);
+          case "limit" -> limit = bounded(p, "limit", 1, MAX_LIMIT);
+          case "after" -> after = string(p, "after");
+          default -> throw unknownKey(key, "the query document", SEARCH_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    if (signal == null) {
+      throw new QueryException("signal is required: \"logs\" or \"traces\"");
+    }
+    Signal s = switch (signal) {
+      case "logs" -> Signal.LOGS;
+      case "traces" -> Signal.TRACES;
+      default -> throw new QueryException("signal: \"" + Cursor.abbreviate(signal)
+          + "\" is not searchable; use \"logs\" or \"traces\" (metrics are read with /api/v1/series)");
+    };
+    Window w = window(from, to, now);
+    List<Term> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      terms.add(where.get(i).resolve(s, i));
+    }
+    return new SearchQuery(s, w.from(), w.to(), terms, limit, after == null ? null : Cursor.parse(after));
+  }
+
+  /**
+   * Parses a series document. Parameters and exceptions as for {@link #search}.
+   */
+  public static SeriesQuery series(byte[] json, long now) throws QueryException {
+    String name = null;
+    String from = Times.DEFAULT_FROM;
+    String to = Times.DEFAULT_TO;
+    List<RawTerm> where = List.of();
+    int maxSeries = DEFAULT_MAX_SERIES;
+    int maxPoints = DEFAULT_MAX_POINTS;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the series document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "name" -> name = string(p, "name");
+          case "from" -> from = time(p, "from");
+          case "to" -> to = time(p, "to");
+          case "where" -> where = terms(p);
+          case "max_series" -> maxSeries = bounded(p, "max_series", 1, MAX_SERIES);
+          case "max_points" -> maxPoints = bounded(p, "max_points", 1, MAX_POINTS);
+          default -> throw unknownKey(key, "the series document", SERIES_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    Window w = window(from, to, now);
+    List<Term.Attr> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      if (!where.get(i).subject.equals("attr")) {
+        throw new QueryException("where[" + i + "]: a series document takes attr terms only (resource, scope, "
+            + "metric and data point attributes), not " + where.get(i).subject);
+      }
+      terms.add((Term.Attr) where.get(i).resolve(Signal.METRICS, i));
+    }
+    if (name != null && name.isEmpty()) {
+      throw new QueryException("name: empty; leave it out to read every metric in the window");
+    }
+    return new SeriesQuery(name, w.from(), w.to(), terms, maxSeries, maxPoints);
+  }
+
+  /**
+   * Resolves a window given as two time strings; null means the default ({@code -1h},
+   * {@code now}).
+   *
+   * @throws QueryException if either does not parse or {@code from} is after {@code to}
+   */
+  public static Window window(String from, String to, long now) throws QueryException {
+    long f = Times.parse(from == null ? Times.DEFAULT_FROM : from, "from", now);
+    long t = Times.parse(to == null ? Times.DEFAULT_TO : to, "to", now);
+    if (f > t) {
+      throw new QueryException("from (" + f + ") is after to (" + t + ")");
+    }
+    return new Window(f, t);
+  }
+
+  /** A term as written, before the signal is known (keys may come in any order). */
+  private record RawTerm(String subject, String name, Op op, Scalar value) {
+    Term resolve(Signal signal, int i) throws QueryException {
+      String at = "where[" + i + "]: ";
+      switch (subject) {
+        case "text" -> {
+          return new Term.Text(name);
+        }
+        case "attr" -> {
+          return new Term.Attr(name, op, value);
+        }
+        default -> {
+          RootField f = RootField.of(signal, name);
+          if (f == null) {
+            throw new QueryException(at + "\"" + Cursor.abbreviate(name) + "\" is not a field of " + signal.dir()
+                + "; the fields are: " + String.join(", ", RootField.names(signal)));
+          }
+          if (f.kind() == RootField.Kind.ID && op != Op.EXISTS) {
+            checkHex(at + f.key(), value, op == Op.EQ ? 2 * f.idBytes() : -1);
+          }
+          return new Term.Field(f, op, value);
+        }
+      }
+    }
+  }
+
+  private static void checkHex(String at, Scalar v, int digits) throws QueryException {
+    if (v.kind() != Scalar.Kind.STRING) {
+      throw new QueryException(at + ": an id is compared as a hex string, not " + v);
+    }
+    String s = v.text();
+    for (int i = 0; i < s.length(); i++) {
+      if (!isHex(s.charAt(i))) {
+        throw new QueryException(at + ": \"" + Cursor.abbreviate(s) + "\" is not hex");
+      }
+    }
+    if (digits >= 0 && s.length() != digits) {
+      throw new QueryException(at + ": eq takes the whole id, " + digits + " hex digits; got " + s.length());
+    }
+  }
+
+  /** An ASCII hex digit, either case. */
+  public static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  private static List<RawTerm> terms(JsonParser p) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new QueryException("where: expected a list of terms, e.g. [{\"attr\": \"service.name\", \"eq\": \"api\"}]");
+    }
+    List<RawTerm> out = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      int i = out.size();
+      if (i == MAX_TERMS) {
+        throw new QueryException("where: more than " + MAX_TERMS + " terms");
+      }
+      out.add(term(p, "where[" + i + "]"));
+    }
+    return out;
+  }
+
+  private static RawTerm term(JsonParser p, String at) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new QueryException(at + ": a term is an object, e.g. {\"attr\": \"http.response.status_code\", \"gte\": 500}");
+    }
+    String subject = null;
+    String name = null;
+    Op op = null;
+    Scalar value = null;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      p.nextToken();
+      if (SUBJECTS.contains(key)) {
+        if (subject != null) {
+          throw new QueryException(at + ": a term names one of attr, field, text; this one has "
+              + subject + " and " + key);
+        }
+        subject = key;
+        name = string(p, at + "." + key);
+        continue;
+      }
+      Op o = Op.of(key);
+      if (o == null) {
+        throw unknownKey(key, at, termKeys());
+      }
+      if (op != null) {
+        throw new QueryException(at + ": a term has one operator; this one has " + op.key() + " and " + key);
+      }
+      op = o;
+      value = scalar(p, at + "." + key);
+    }
+    if (subject == null) {
+      throw new QueryException(at + ": a term names one of attr, field, text");
+    }
+    String where = at + " (" + subject + " \"" + Cursor.abbreviate(name) + "\")";
+    if (subject.equals("text")) {
+      if (op != null) {
+        throw new QueryException(at + ": a text term takes no operator, it is a substring match: {\"text\": \"...\"}");
+      }
+      if (name.isEmpty()) {
+        throw new QueryException(at + ": text is empty");
+      }
+      return new RawTerm(subject, name, Op.CONTAINS, Scalar.string(name));
+    }
+    if (op == null) {
+      throw new QueryException(where + ": no operator; one of eq, gt, gte, lt, lte, contains, exists");
+    }
+    if (op == Op.EXISTS && value.kind() != Scalar.Kind.BOOL) {
+      throw new QueryException(where + ": exists takes true or false, not " + value);
+    }
+    if (op != Op.EXISTS && value.kind() == Scalar.Kind.BOOL && op != Op.EQ) {
+      throw new QueryException(where + ": " + op.key() + " does not take a boolean");
+    }
+    return new RawTerm(subject, name, op, value);
+  }
+
+  private static List<String> termKeys() {
+    List<String> keys = new ArrayList<>(SUBJECTS);
+    for (Op o : Op.values()) {
+      keys.add(o.key());
+    }
+    return keys;
+  }
+
+  private static Scalar scalar(JsonParser p, String at) throws IOException, QueryException {
+    return switch (p.currentToken()) {
+      case VALUE_STRING -> Scalar.string(p.getText());
+      case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+          ? Scalar.dbl(p.getDoubleValue())
+          : Scalar.integer(p.getLongValue());
+      case VALUE_NUMBER_FLOAT -> Scalar.dbl(p.getDoubleValue());
+      case VALUE_TRUE -> Scalar.bool(true);
+      case VALUE_FALSE -> Scalar.bool(false);
+      case VALUE_NULL -> throw new QueryException(at + ": null; use {\"exists\": false} for an absent value");
+      default -> throw new QueryException(at + ": a term compares one scalar (a string, number or boolean); "
+          + "arrays and objects select nothing");
+    };
+  }
+
+  private static String string(JsonParser p, String what) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.VALUE_STRING) {
+      throw new QueryException(what + ": expected a string");
+    }
+    return p.getText();
+  }
+
+  /** A time: a string in any of {@link Times}' forms, or an integer number of nanoseconds. */
+  private static String time(JsonParser p, String what) throws IOException, QueryException {
+    if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+      return Long.toString(p.getLongValue());
+    }
+    if (p.currentToken() != JsonToken.VALUE_STRING) {
+      throw new QueryException(what + ": expected a time string (integer nanoseconds, RFC 3339, or \"-1h\")");
+    }
+    return p.getText();
+  }
+
+  private static int bounded(JsonParser p, String what, int min, int max) throws IOException, QueryException {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+      int v = p.getIntValue();
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } else if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+      throw new QueryException(what + ": expected an integer from " + min + " to " + max);
+    }
+    throw new QueryException(what + ": " + p.getText() + " is outside " + min + ".." + max);
+  }
+
+  private static JsonParser open(byte[] json) throws QueryException {
+    try {
+      JsonParser p = JSON.createParser(json);
+      JsonToken t = p.nextToken();
+      if (t == null) {
+        p.close();
+        throw new QueryException("the body is empty; expected a JSON object");
+      }
+      if (t != JsonToken.START_OBJECT) {
+        p.close();
+        throw new QueryException("expected a JSON object, found " + t.asString());
+      }
+      return p;
+    } catch (IOException e) {
+      throw json(e);
+    }
+  }
+
+  private static void end(JsonParser p) throws IOException, QueryException {
+    if (p.nextToken() != null) {
+      throw new QueryException("unexpected content after the document's closing brace");
+    }
+  }
+
+  private static QueryException unknownKey(String key, String where, List<String> keys) {
+    return new QueryException("unknown key \"" + Cursor.abbreviate(key) + "\" in " + where
+        + "; the implemented keys are: " + String.join(", ", keys));
+  }
+
+  private static QueryException json(IOException e) {
+    if (e instanceof StreamConstraintsException c) {
+      return new QueryException("document refused: " + c.getOriginalMessage());
+    }
+    if (e instanceof JsonParseException j) {
+      JsonLocation l = j.getLocation();
+      return new QueryException("not valid JSON at line " + l.getLineNr() + ", column " + l.getColumnNr() + ": "
+          + j.getOriginalMessage());
+    }
+    return new QueryException("cannot read the document: " + e.getMessage());
+  }
+}

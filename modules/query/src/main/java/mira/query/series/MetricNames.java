@@ -1,0 +1,147 @@
+package mira.query.series;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import mira.block.read.BlockReader;
+import mira.block.read.BlockRef;
+import mira.block.read.Catalog;
+import mira.block.read.CorruptBlockException;
+import mira.block.read.TableView;
+import mira.proto.wire.Signal;
+import mira.query.Refused;
+import mira.query.Stats;
+import mira.query.doc.Window;
+import mira.query.render.Envelope;
+import mira.query.render.Json;
+import mira.query.scan.Engine;
+import mira.query.scan.Probe;
+import mira.query.scan.Readers;
+import mira.query.scan.Waves;
+import mira.query.table.IntColumn;
+import mira.query.table.Tables;
+import mira.query.table.VarColumn;
+
+/**
+ * The metrics that have a data point in a window: name, type, unit, description, one entry per
+ * distinct combination, sorted. Names are the stored (base) names: a histogram {@code h} is listed
+ * as {@code h}, though {@code /api/v1/series} also accepts {@code h.count} and {@code h.sum}.
+ */
+public final class MetricNames {
+  private MetricNames() {}
+
+  record Entry(String name, String type, String unit, String description) implements Comparable<Entry> {
+    @Override
+    public int compareTo(Entry o) {
+      int c = name.compareTo(o.name);
+      if (c == 0) {
+        c = type.compareTo(o.type);
+      }
+      if (c == 0) {
+        c = unit.compareTo(o.unit);
+      }
+      return c != 0 ? c : description.compareTo(o.description);
+    }
+  }
+
+  public static byte[] run(Engine engine, Window w) throws IOException {
+    long started = System.nanoTime();
+    List<BlockRef> listed = Catalog.list(engine.dataDir(), Signal.METRICS, w.from(), w.to());
+    Probe probe = new Probe(Signal.METRICS, w.from(), w.to(), null, null, List.of());
+    List<BlockRef> todo = new ArrayList<>();
+    for (BlockRef b : listed) {
+      if (engine.pruning().mayHold(b, probe)) {
+        todo.add(b);
+      }
+    }
+    TreeSet<Entry> found = new TreeSet<>();
+    AtomicInteger scanned = new AtomicInteger();
+    LongAdder points = new LongAdder();
+    LongAdder inWindow = new LongAdder();
+    List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
+    Waves.run(todo, b -> false, block -> {
+      try (BlockReader r = Readers.open(block, engine.allocator())) {
+        List<Entry> mine = scan(r, w, points, inWindow);
+        synchronized (found) {
+          found.addAll(mine);
+        }
+        scanned.incrementAndGet();
+      } catch (CorruptBlockException e) {
+        refused.add(new Refused(engine.name(block), e.getMessage()));
+      }
+    }, engine.fanOut());
+    Stats stats = new Stats(listed.size(), scanned.get(), points.sum(), inWindow.sum(),
+        (System.nanoTime() - started) / 1_000_000);
+    List<Refused> ref = new ArrayList<>(refused);
+    ref.sort((a, b) -> a.block().compareTo(b.block()));
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("metrics");
+      for (Entry e : found) {
+        g.writeStartObject();
+        g.writeStringField("name", e.name());
+        g.writeStringField("type", e.type());
+        g.writeStringField("unit", e.unit());
+        g.writeStringField("description", e.description());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      Envelope.stats(g, stats);
+      Envelope.refused(g, ref);
+      g.writeEndObject();
+    });
+  }
+
+  private static List<Entry> scan(BlockReader r, Window w, LongAdder points, LongAdder inWindow)
+      throws CorruptBlockException {
+    TableView metrics = Tables.get(r, Tables.METRICS);
+    if (metrics == null) {
+      return List.of();
+    }
+    int n = metrics.rows();
+    boolean[] seen = new boolean[n];
+    for (String file : SeriesScan.POINT_TABLES) {
+      TableView t = Tables.get(r, file);
+      if (t == null) {
+        continue;
+      }
+      IntColumn parent = IntColumn.of(t.column("parent_id"));
+      IntColumn time = IntColumn.of(t.column("time_unix_nano"));
+      int rows = t.rows();
+      long in = 0;
+      for (int j = 0; j < rows; j++) {
+        long ts = time.get(j);
+        if (ts >= w.from() && ts <= w.to()) {
+          in++;
+          int p = parent.getInt(j);
+          if (p >= 0 && p < n) {
+            seen[p] = true;
+          }
+        }
+      }
+      points.add(rows);
+      inWindow.add(in);
+    }
+    VarColumn name = VarColumn.of(metrics.column("name"));
+    VarColumn unit = VarColumn.of(metrics.column("unit"));
+    VarColumn description = VarColumn.of(metrics.column("description"));
+    IntColumn type = IntColumn.of(metrics.column("type"));
+    List<Entry> out = new ArrayList<>();
+    for (int m = 0; m < n; m++) {
+      if (seen[m]) {
+        out.add(new Entry(orEmpty(name.string(m)), MetricTypes.name(type.getInt(m)), orEmpty(unit.string(m)),
+            orEmpty(description.string(m))));
+      }
+    }
+    return out;
+  }
+
+  static String orEmpty(String s) {
+    return s == null ? "" : s;
+  }
+}

@@ -1,0 +1,133 @@
+package mira.query.table;
+
+import mira.block.read.TableView;
+import mira.block.table.Attributes;
+import mira.query.match.ValueMatcher;
+
+/**
+ * One attribute table (any level: they share {@link Attributes}' layout) opened for filtering and
+ * rendering. A term over it is a semi-join: one pass over the rows whose key matches, marking the
+ * parent ids whose value satisfies the term in a boolean array indexed by parent id. Parent ids
+ * are dense and block-local, so no hash set is involved.
+ */
+public final class AttrTable {
+  private final int rows;
+  private final IntColumn parent;
+  private final DictColumn key;
+  private final IntColumn type;
+  private final VarColumn str;
+  private final IntColumn i64;
+  private final IntColumn f64;
+  private final BoolColumn bool;
+  private final VarColumn bytes;
+  private final VarColumn ser;
+
+  private AttrTable(TableView t) {
+    this.rows = t == null ? 0 : t.rows();
+    this.parent = IntColumn.of(t == null ? null : t.column("parent_id"));
+    this.key = DictColumn.of(t, "key");
+    this.type = IntColumn.of(t == null ? null : t.column("type"));
+    this.str = VarColumn.of(t == null ? null : t.column("str"));
+    this.i64 = IntColumn.of(t == null ? null : t.column("int"));
+    this.f64 = IntColumn.of(t == null ? null : t.column("double"));
+    this.bool = BoolColumn.of(t == null ? null : t.column("bool"));
+    this.bytes = VarColumn.of(t == null ? null : t.column("bytes"));
+    this.ser = VarColumn.of(t == null ? null : t.column("ser"));
+  }
+
+  /** The table, or an empty one for null (a block with no such file). */
+  public static AttrTable of(TableView t) {
+    return new AttrTable(t);
+  }
+
+  public int rows() {
+    return rows;
+  }
+
+  public IntColumn parent() {
+    return parent;
+  }
+
+  public DictColumn key() {
+    return key;
+  }
+
+  public int type(int j) {
+    return type.getInt(j);
+  }
+
+  public VarColumn str() {
+    return str;
+  }
+
+  public IntColumn i64() {
+    return i64;
+  }
+
+  public IntColumn f64() {
+    return f64;
+  }
+
+  public BoolColumn bool() {
+    return bool;
+  }
+
+  public VarColumn bytes() {
+    return bytes;
+  }
+
+  public VarColumn ser() {
+    return ser;
+  }
+
+  /**
+   * Marks {@code marks[parent]} for every row whose key is {@code key} and whose value satisfies
+   * {@code m} (for exists, any value). Parents outside {@code marks} are ignored.
+   *
+   * @return false if this table holds no such key at all (nothing was marked)
+   */
+  public boolean mark(byte[] keyUtf8, ValueMatcher m, boolean[] marks, Scratch s) {
+    if (rows == 0) {
+      return false;
+    }
+    boolean[] keys = key.entriesEqualTo(keyUtf8, s);
+    if (keys == null) {
+      return false;
+    }
+    for (int j = 0; j < rows; j++) {
+      if (!keys[key.index(j)]) {
+        continue;
+      }
+      int p = parent.getInt(j);
+      if (p < 0 || p >= marks.length || marks[p]) {
+        continue;
+      }
+      if (matches(j, m, s)) {
+        marks[p] = true;
+      }
+    }
+    return true;
+  }
+
+  /** Whether row {@code j}'s value satisfies {@code m}, dispatching on the stored type. */
+  public boolean matches(int j, ValueMatcher m, Scratch s) {
+    switch (type.getInt(j)) {
+      case Attributes.TYPE_STR: {
+        int len = str.copy(j, s);
+        return m.str(s.buf(), 0, len);
+      }
+      case Attributes.TYPE_INT:
+        return m.i64(i64.get(j));
+      case Attributes.TYPE_DOUBLE:
+        return m.f64(Double.longBitsToDouble(f64.get(j)));
+      case Attributes.TYPE_BOOL:
+        return m.bool(bool.get(j));
+      case Attributes.TYPE_BYTES: {
+        int len = bytes.copy(j, s);
+        return m.bytes(s.buf(), 0, len);
+      }
+      default:
+        return m.structured();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package mira.query.table;
+
+/**
+ * The rows of a child table grouped by parent id, for the parents a caller selected: a
+ * compressed index (counting sort, two passes over the parent column, no per-row object). Rows
+ * keep their table order within a parent, which is the order they arrived in.
+ */
+public final class Children {
+  private static final Children NONE = new Children(new int[1], new int[0]);
+
+  private final int[] start;
+  private final int[] rows;
+
+  private Children(int[] start, int[] rows) {
+    this.start = start;
+    this.rows = rows;
+  }
+
+  /**
+   * @param parent the child table's parent id column ({@code rows} long)
+   * @param parents how many parent ids there are (ids are dense, from zero)
+   * @param selected which parents to index, or null for all
+   */
+  public static Children of(IntColumn parent, int rows, int parents, boolean[] selected) {
+    if (!parent.present() || rows == 0 || parents == 0) {
+      return parents == 0 ? NONE : new Children(new int[parents + 1], new int[0]);
+    }
+    int[] start = new int[parents + 1];
+    int n = 0;
+    for (int j = 0; j < rows; j++) {
+      int p = parent.getInt(j);
+      if (p >= 0 && p < parents && (selected == null || selected[p])) {
+        start[p + 1]++;
+        n++;
+      }
+    }
+    for (int p = 0; p < parents; p++) {
+      start[p + 1] += start[p];
+    }
+    int[] fill = new int[parents];
+    int[] out = new int[n];
+    for (int j = 0; j < rows; j++) {
+      int p = parent.getInt(j);
+      if (p >= 0 && p < parents && (selected == null || selected[p])) {
+        out[start[p] + fill[p]++] = j;
+      }
+    }
+    return new Children(start, out);
+  }
+
+  public int count(int parent) {
+    return parent + 1 < start.length ? start[parent + 1] - start[parent] : 0;
+  }
+
+  /** The {@code k}-th child row of {@code parent}. */
+  public int row(int parent, int k) {
+    return rows[start[parent] + k];
+  }
+}

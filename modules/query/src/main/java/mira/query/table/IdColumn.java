@@ -1,0 +1,65 @@
+package mira.query.table;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+
+/** A FixedSizeBinary column of trace or span ids. Absent reads as all null. */
+public final class IdColumn {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private final ArrowBuf data;
+  private final int width;
+  private final Nulls nulls;
+  private final boolean present;
+
+  private IdColumn(FieldVector v, int width) {
+    this.present = v != null;
+    this.data = v == null ? null : v.getDataBuffer();
+    this.width = width;
+    this.nulls = new Nulls(v);
+  }
+
+  public static IdColumn of(FieldVector v, int width) {
+    return new IdColumn(v, width);
+  }
+
+  public boolean isNull(int i) {
+    return !present || nulls.isNull(i);
+  }
+
+  public int width() {
+    return width;
+  }
+
+  /** True if row {@code i} holds exactly {@code id} (which has {@link #width} bytes). */
+  public boolean equalsAt(int i, byte[] id) {
+    long at = (long) i * width;
+    for (int k = 0; k < width; k++) {
+      if (data.getByte(at + k) != id[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public byte[] bytes(int i) {
+    byte[] b = new byte[width];
+    data.getBytes((long) i * width, b, 0, width);
+    return b;
+  }
+
+  /** Lowercase hex of row {@code i}, or "" where null. */
+  public String hex(int i) {
+    if (isNull(i)) {
+      return "";
+    }
+    char[] out = new char[width * 2];
+    long at = (long) i * width;
+    for (int k = 0; k < width; k++) {
+      int b = data.getByte(at + k);
+      out[2 * k] = HEX[(b >> 4) & 0xF];
+      out[2 * k + 1] = HEX[b & 0xF];
+    }
+    return new String(out);
+  }
+}

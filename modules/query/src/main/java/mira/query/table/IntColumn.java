@@ -1,0 +1,65 @@
+package mira.query.table;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * An integer or timestamp column read straight from its Arrow data buffer: 1, 2, 4 or 8 bytes,
+ * signed or unsigned (unsigned values are widened without sign). An absent column reads as all
+ * null.
+ */
+public final class IntColumn {
+  private final ArrowBuf data;
+  private final int width;
+  private final boolean signed;
+  private final Nulls nulls;
+  private final boolean present;
+
+  private IntColumn(FieldVector v) {
+    this.present = v != null;
+    this.data = v == null ? null : v.getDataBuffer();
+    int w = 8;
+    boolean s = true;
+    if (v != null && v.getField().getType() instanceof ArrowType.Int t) {
+      w = t.getBitWidth() / 8;
+      s = t.getIsSigned();
+    }
+    this.width = w;
+    this.signed = s;
+    this.nulls = new Nulls(v);
+  }
+
+  public static IntColumn of(FieldVector v) {
+    return new IntColumn(v);
+  }
+
+  public boolean present() {
+    return present;
+  }
+
+  public boolean isNull(int i) {
+    return !present || nulls.isNull(i);
+  }
+
+  /** The value at row {@code i}; meaningless if {@link #isNull}. */
+  public long get(int i) {
+    long at = (long) i * width;
+    return switch (width) {
+      case 8 -> data.getLong(at);
+      case 4 -> signed ? data.getInt(at) : data.getInt(at) & 0xFFFF_FFFFL;
+      case 2 -> signed ? data.getShort(at) : data.getShort(at) & 0xFFFF;
+      default -> signed ? data.getByte(at) : data.getByte(at) & 0xFF;
+    };
+  }
+
+  /** The value, or {@code dflt} where null. */
+  public long getOr(int i, long dflt) {
+    return isNull(i) ? dflt : get(i);
+  }
+
+  /** As an int (ids, foreign keys). */
+  public int getInt(int i) {
+    return (int) get(i);
+  }
+}

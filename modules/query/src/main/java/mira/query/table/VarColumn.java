@@ -1,0 +1,64 @@
+package mira.query.table;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.ValueVector;
+
+/** A Utf8 or Binary column (int32 offsets) read from its Arrow buffers. Absent reads as all null. */
+public final class VarColumn {
+  private final ArrowBuf offsets;
+  private final ArrowBuf data;
+  private final Nulls nulls;
+  private final boolean present;
+
+  private VarColumn(ValueVector v) {
+    this.present = v != null;
+    this.offsets = v == null ? null : v.getOffsetBuffer();
+    this.data = v == null ? null : v.getDataBuffer();
+    this.nulls = new Nulls(v);
+  }
+
+  public static VarColumn of(ValueVector v) {
+    return new VarColumn(v);
+  }
+
+  public boolean present() {
+    return present;
+  }
+
+  public boolean isNull(int i) {
+    return !present || nulls.isNull(i);
+  }
+
+  public int start(int i) {
+    return offsets.getInt((long) i * 4);
+  }
+
+  public int length(int i) {
+    return offsets.getInt((long) (i + 1) * 4) - offsets.getInt((long) i * 4);
+  }
+
+  /**
+   * Copies row {@code i}'s bytes into {@code s} (grown if needed) and returns their length.
+   */
+  public int copy(int i, Scratch s) {
+    int start = start(i);
+    int len = offsets.getInt((long) (i + 1) * 4) - start;
+    byte[] b = s.ensure(len);
+    data.getBytes(start, b, 0, len);
+    return len;
+  }
+
+  public byte[] bytes(int i) {
+    int start = start(i);
+    int len = offsets.getInt((long) (i + 1) * 4) - start;
+    byte[] b = new byte[len];
+    data.getBytes(start, b, 0, len);
+    return b;
+  }
+
+  /** Row {@code i} as a String (UTF-8), or null where null. */
+  public String string(int i) {
+    return isNull(i) ? null : new String(bytes(i), StandardCharsets.UTF_8);
+  }
+}

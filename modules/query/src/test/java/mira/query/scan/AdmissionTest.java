@@ -1,0 +1,77 @@
+package mira.query.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import mira.query.BusyException;
+import org.junit.jupiter.api.Test;
+
+class AdmissionTest {
+  @Test
+  void pastTheSlotsAQueryWaitsABoundedTimeThenIsBusy() throws Exception {
+    Admission a = new Admission(1, Duration.ofMillis(200));
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = Thread.ofPlatform().start(() -> {
+      try {
+        a.run(() -> {
+          running.countDown();
+          release.await();
+          return null;
+        });
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    running.await();
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> a.run(() -> "never")).isInstanceOf(BusyException.class).hasMessageContaining("busy");
+    assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(Duration.ofMillis(150).toNanos());
+    release.countDown();
+    holder.join();
+    assertThat(a.run(() -> "ran")).isEqualTo("ran");
+  }
+
+  @Test
+  void aQueryFromAVirtualThreadRunsOnAPlatformThread() throws Exception {
+    Admission a = new Admission(2, Duration.ofSeconds(1));
+    AtomicBoolean virtualInside = new AtomicBoolean(true);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread v = Thread.ofVirtual().start(() -> {
+      try {
+        a.run(() -> {
+          virtualInside.set(Thread.currentThread().isVirtual());
+          return null;
+        });
+      } catch (Exception e) {
+        failure.set(e);
+      }
+    });
+    v.join();
+    assertThat(failure.get()).isNull();
+    assertThat(virtualInside).isFalse();
+  }
+
+  @Test
+  void theWorksExceptionReachesTheCallerOnEitherKindOfThread() throws Exception {
+    Admission a = new Admission(1, Duration.ofSeconds(1));
+    assertThatThrownBy(() -> a.run(() -> {
+      throw new java.io.IOException("boom");
+    })).isInstanceOf(java.io.IOException.class).hasMessage("boom");
+    AtomicReference<Throwable> fromVirtual = new AtomicReference<>();
+    Thread.ofVirtual().start(() -> {
+      try {
+        a.run(() -> {
+          throw new java.io.IOException("boom");
+        });
+      } catch (Exception e) {
+        fromVirtual.set(e);
+      }
+    }).join();
+    assertThat(fromVirtual.get()).isInstanceOf(java.io.IOException.class).hasMessage("boom");
+  }
+}

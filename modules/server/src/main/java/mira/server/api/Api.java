@@ -1,0 +1,27 @@
+package mira.server.api;
+
+import io.helidon.webserver.http.HttpRouting;
+import java.util.function.Consumer;
+import mira.query.LocalQueries;
+import mira.server.ingest.Ingest;
+import mira.server.launch.RetentionSweeper;
+
+/** Every route of the HTTP API, for {@code MiraServer.start}. */
+public final class Api {
+  private Api() {}
+
+  /**
+   * The stats route and the query routes over {@code queries}.
+   *
+   * @param retention the retention sweeper whose state the stats report, or null if none runs
+   */
+  public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
+      RetentionSweeper retention) {
+    StatsRoute stats = new StatsRoute(node, ingest, retention);
+    QueryRoutes query = new QueryRoutes(queries);
+    return r -> {
+      stats.route(r);
+      query.route(r);
+    };
+  }
+}

@@ -1,0 +1,230 @@
+package mira.server.api;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import mira.query.BusyException;
+import mira.query.LocalQueries;
+import mira.query.QueryException;
+
+/**
+ * The query API on the http listener, each route a thin wrapper over {@link LocalQueries}:
+ *
+ * <ul>
+ *   <li>{@code POST /api/v1/query} — a query document; the search envelope
+ *   <li>{@code GET /api/v1/traces/{trace_id}} — every span of one trace
+ *   <li>{@code GET /api/v1/metrics?from=&to=} — metric names in a window
+ *   <li>{@code POST /api/v1/series} — a series document; series of points
+ * </ul>
+ *
+ * Errors are {@code {"error": "..."}}: 400 for a document or parameter that is wrong (the message
+ * names it), 405 for another method, 413 for a document over {@link #MAX_DOCUMENT_BYTES}, 415 for
+ * a compressed body (the listener hands bodies over still encoded, and documents are small), 503
+ * with Retry-After when every query slot is taken, 500 when the data directory cannot be read.
+ */
+public final class QueryRoutes {
+  /** The largest query or series document accepted. */
+  public static final int MAX_DOCUMENT_BYTES = 1 << 20;
+
+  private static final Logger LOG = System.getLogger(QueryRoutes.class.getName());
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final String JSON_TYPE = "application/json";
+
+  private final LocalQueries queries;
+
+  public QueryRoutes(LocalQueries queries) {
+    this.queries = queries;
+  }
+
+  public void route(HttpRouting.Builder r) {
+    r.any("/api/v1/query", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> queries.query(doc));
+      }
+    }));
+    r.any("/api/v1/series", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> queries.series(doc));
+      }
+    }));
+    r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
+      if (params(req, res, List.of("from", "to"))) {
+        String from = req.query().first("from").orElse(null);
+        String to = req.query().first("to").orElse(null);
+        answer(res, () -> queries.metrics(from, to));
+      }
+    }));
+    r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {
+      if (params(req, res, List.of())) {
+        String id = req.path().pathParameters().get("trace_id");
+        answer(res, () -> queries.trace(id).toJson());
+      }
+    }));
+  }
+
+  /** A query that yields the response document. */
+  @FunctionalInterface
+  private interface Work {
+    byte[] run() throws QueryException, BusyException, IOException;
+  }
+
+  private static void answer(ServerResponse res, Work work) {
+    byte[] body;
+    try {
+      body = work.run();
+    } catch (QueryException e) {
+      error(res, 400, e.getMessage());
+      return;
+    } catch (BusyException e) {
+      res.header(HeaderNames.RETRY_AFTER, "1");
+      error(res, 503, e.getMessage());
+      return;
+    } catch (IOException | UncheckedIOException e) {
+      LOG.log(Level.WARNING, "query failed reading the data directory: " + e.getMessage());
+      error(res, 500, "cannot read the data directory: " + e.getMessage());
+      return;
+    }
+    res.status(200);
+    res.header(HeaderNames.CONTENT_TYPE, JSON_TYPE);
+    res.send(body);
+  }
+
+  private static Handler only(Method method, Handler handler) {
+    return (req, res) -> {
+      if (!req.prologue().method().equals(method)) {
+        res.header(HeaderNames.ALLOW, method.text());
+        refuseUnread(req, res, 405, req.prologue().method().text() + " is not allowed on " + req.path().path()
+            + "; use " + method.text());
+        return;
+      }
+      handler.handle(req, res);
+    };
+  }
+
+  /** Refuses query parameters the route does not take, naming them; true if all are known. */
+  private static boolean params(ServerRequest req, ServerResponse res, List<String> known) {
+    Set<String> names = req.query().names();
+    for (String n : names) {
+      if (!known.contains(n)) {
+        error(res, 400, "unknown parameter \"" + n + "\" on " + req.path().path() + "; "
+            + (known.isEmpty() ? "it takes none" : "the implemented parameters are: " + String.join(", ", known)));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The request body, or null if the request was answered (refused) instead. */
+  private static byte[] document(ServerRequest req, ServerResponse res) {
+    Optional<String> encoding = req.headers().first(HeaderNames.CONTENT_ENCODING);
+    if (encoding.isPresent() && !encoding.get().strip().toLowerCase(Locale.ROOT).equals("identity")) {
+      refuseUnread(req, res, 415, "Content-Encoding \"" + encoding.get() + "\" is not supported on "
+          + req.path().path() + "; send the document uncompressed (identity)");
+      return null;
+    }
+    OptionalLong declared = req.headers().contentLength();
+    if (declared.isPresent() && declared.getAsLong() > MAX_DOCUMENT_BYTES) {
+      refuseUnread(req, res, 413, tooLarge());
+      return null;
+    }
+    byte[] body;
+    try {
+      body = req.content().inputStream().readNBytes(MAX_DOCUMENT_BYTES + 1);
+    } catch (IOException | UncheckedIOException e) {
+      body = null;
+      closeAfter(res, 400, "cannot read the request body: " + e.getMessage());
+    }
+    if (body.length > MAX_DOCUMENT_BYTES) {
+      closeAfter(res, 413, tooLarge());
+    }
+    return body;
+  }
+
+  private static String tooLarge() {
+    return "the document is larger than " + MAX_DOCUMENT_BYTES + " bytes";
+  }
+
+  /**
+   * Answers without reading the body. Helidon discards a body of declared length after the
+   * response; a chunked one is read and dropped here, up to a bound past which the connection
+   * closes (as it does for a client still waiting for 100 Continue).
+   */
+  private static void refuseUnread(ServerRequest req, ServerResponse res, int status, String message) {
+    OptionalLong declared = req.headers().contentLength();
+    boolean close;
+    if (req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent()) {
+      close = true;
+    } else if (declared.isPresent()) {
+      close = declared.getAsLong() > 4L * MAX_DOCUMENT_BYTES;
+    } else if (req.headers().contains(HeaderNames.TRANSFER_ENCODING)) {
+      close = !drain(req.content().inputStream());
+    } else {
+      close = false;
+    }
+    if (close) {
+      closeAfter(res, status, message);
+    } else {
+      error(res, status, message);
+    }
+  }
+
+  private static boolean drain(InputStream in) {
+    try {
+      long left = 4L * MAX_DOCUMENT_BYTES;
+      byte[] sink = new byte[8192];
+      while (left > 0) {
+        int n = in.read(sink, 0, (int) Math.min(sink.length, left));
+        if (n < 0) {
+          return true;
+        }
+        left -= n;
+      }
+      return in.read() < 0;
+    } catch (IOException | UncheckedIOException e) {
+      return false;
+    }
+  }
+
+  /** Answers, then ends the connection (the rest of the body is not read). */
+  private static void closeAfter(ServerResponse res, int status, String message) {
+    res.header(HeaderValues.CONNECTION_CLOSE);
+    error(res, status, message);
+    throw new CloseConnectionException("query API request refused with " + status + "; the connection ends with it");
+  }
+
+  /** {@code {"error": message}} with {@code status}. */
+  static void error(ServerResponse res, int status, String message) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + message.length());
+    try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+      g.writeStartObject();
+      g.writeStringField("error", message);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    res.status(status);
+    res.header(HeaderNames.CONTENT_TYPE, JSON_TYPE);
+    res.send(out.toByteArray());
+  }
+}
