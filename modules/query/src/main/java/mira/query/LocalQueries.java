@@ -6,6 +6,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.function.LongSupplier;
+import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
@@ -43,10 +44,10 @@ public final class LocalQueries implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
 
-  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock) {
+  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock, OpenBlocks openBlocks) {
     this.dataDir = dataDir;
     this.allocator = new RootAllocator();
-    this.engine = new Engine(dataDir, allocator, pruning, fanOut);
+    this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks);
     this.admission = admission;
     this.clock = clock;
   }
@@ -61,17 +62,31 @@ public final class LocalQueries implements AutoCloseable {
     return open(dataDir, LocalQueries::systemNanos);
   }
 
+  /** As {@link #open(Path)}, also reading the blocks still being filled (see below). */
+  public static LocalQueries open(Path dataDir, OpenBlocks openBlocks) throws IOException {
+    return open(dataDir, LocalQueries::systemNanos, openBlocks);
+  }
+
   /**
    * As {@link #open(Path)}, with {@code clock} giving "now" in ns since the epoch (relative times
    * and the default window resolve against it).
    */
   public static LocalQueries open(Path dataDir, LongSupplier clock) throws IOException {
+    return open(dataDir, clock, OpenBlocks.NONE);
+  }
+
+  /**
+   * As {@link #open(Path, LongSupplier)}, also reading the blocks still being filled, from
+   * {@code openBlocks} (a running node's pipeline): an export acknowledged before a query is in its
+   * answer, with the write-ahead log on or off.
+   */
+  public static LocalQueries open(Path dataDir, LongSupplier clock, OpenBlocks openBlocks) throws IOException {
     Path dir = dataDir.toAbsolutePath().normalize();
     if (!Files.isDirectory(dir)) {
       throw Files.exists(dir) ? new NotDirectoryException(dir.toString())
           : new java.nio.file.NoSuchFileException(dir.toString(), null, "no such data directory");
     }
-    return new LocalQueries(dir, Pruning.defaults(), FanOut.shared(), Admission.shared(), clock);
+    return new LocalQueries(dir, Pruning.defaults(), FanOut.shared(), Admission.shared(), clock, openBlocks);
   }
 
   public Path dataDir() {

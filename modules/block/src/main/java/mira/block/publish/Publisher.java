@@ -56,6 +56,11 @@ public final class Publisher {
     return node;
   }
 
+  /** {@code <data>/<signal>}. */
+  public Path signalDir() {
+    return signalDir;
+  }
+
   /**
    * Publishes {@code batch} as block number {@code seq}.
    *

@@ -49,39 +49,59 @@ public final class TableWriter {
    * @return bytes written
    */
   public static long write(Table table, int rows, Path file, BufferAllocator parent) throws IOException {
-    try (BufferAllocator allocator = parent.newChildAllocator("write " + table.file(), 0, Long.MAX_VALUE)) {
-      List<Field> fields = new ArrayList<>();
-      DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
-      List<Dictionary> dictionaries = new ArrayList<>();
-      List<ArrowFieldNode> nodes = new ArrayList<>();
-      List<ArrowBuf> buffers = new ArrayList<>();
-      long dictId = 0;
-      try {
-        for (Column c : table.columns()) {
-          if (c instanceof DictColumn d) {
-            fields.add(d.field(dictId));
-            Dictionary dict = d.dictionary(dictId, allocator);
-            dictionaries.add(dict);
-            provider.put(dict);
-            dictId++;
-          } else {
-            fields.add(c.field());
-          }
-          c.export(rows, nodes, buffers, allocator);
+    try (BufferAllocator allocator = parent.newChildAllocator("write " + table.file(), 0, Long.MAX_VALUE);
+        Loaded loaded = load(table, rows, allocator)) {
+      return writeRoot(loaded.root(), loaded.dictionaries(), file, null);
+    }
+  }
+
+  /**
+   * A table's first {@code rows} rows as Arrow vectors (copied out of the heap columns), with the
+   * dictionaries of its dictionary-encoded columns. Close it to release the buffers.
+   */
+  public record Loaded(VectorSchemaRoot root, DictionaryProvider.MapDictionaryProvider dictionaries)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      root.close();
+      for (long id : dictionaries.getDictionaryIds()) {
+        dictionaries.lookup(id).getVector().close();
+      }
+    }
+  }
+
+  /** Loads {@code rows} rows of {@code table} into Arrow vectors allocated from {@code allocator}. */
+  public static Loaded load(Table table, int rows, BufferAllocator allocator) {
+    List<Field> fields = new ArrayList<>();
+    DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
+    List<ArrowFieldNode> nodes = new ArrayList<>();
+    List<ArrowBuf> buffers = new ArrayList<>();
+    long dictId = 0;
+    boolean ok = false;
+    try {
+      for (Column c : table.columns()) {
+        if (c instanceof DictColumn d) {
+          fields.add(d.field(dictId));
+          provider.put(d.dictionary(dictId, allocator));
+          dictId++;
+        } else {
+          fields.add(c.field());
         }
-        Schema schema = new Schema(fields);
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
-          try (ArrowRecordBatch batch = new ArrowRecordBatch(rows, nodes, buffers)) {
-            new VectorLoader(root).load(batch);
-          }
-          return writeRoot(root, provider, file, null);
-        }
-      } finally {
-        for (ArrowBuf b : buffers) {
-          b.close();
-        }
-        for (Dictionary d : dictionaries) {
-          d.getVector().close();
+        c.export(rows, nodes, buffers, allocator);
+      }
+      VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
+      try (ArrowRecordBatch batch = new ArrowRecordBatch(rows, nodes, buffers)) {
+        new VectorLoader(root).load(batch);
+      }
+      ok = true;
+      return new Loaded(root, provider);
+    } finally {
+      for (ArrowBuf b : buffers) {
+        b.close();
+      }
+      if (!ok) {
+        for (long id : provider.getDictionaryIds()) {
+          provider.lookup(id).getVector().close();
         }
       }
     }

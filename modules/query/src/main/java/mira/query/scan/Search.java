@@ -37,7 +37,8 @@ public final class Search {
 
   public static SearchResult run(Engine engine, SearchQuery q) throws IOException {
     long started = System.nanoTime();
-    List<BlockRef> listed = Catalog.list(engine.dataDir(), q.signal(), q.from(), q.to());
+    Sources sources = engine.sources(q.signal(), q.from(), q.to());
+    List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(q.signal(), q.from(), q.to(), q.after(), traceId(q), q.where());
     List<BlockRef> todo = new ArrayList<>();
     for (BlockRef b : listed) {
@@ -57,7 +58,7 @@ public final class Search {
       return w != null && b.name().maxTime() < w.time();
     };
     Waves.run(todo, gate, block -> {
-      try (BlockReader r = Readers.open(block, engine.allocator())) {
+      try (BlockReader r = sources.open(block, engine.allocator())) {
         Found f = scan(r, q, ordered, top.worst());
         if (f == null) {
           scanned.incrementAndGet();

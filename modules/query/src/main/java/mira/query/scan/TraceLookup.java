@@ -45,7 +45,8 @@ public final class TraceLookup {
     byte[] id = parse(traceIdHex);
     String hex = HexFormat.of().formatHex(id);
     long started = System.nanoTime();
-    List<BlockRef> listed = Catalog.list(engine.dataDir(), Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE);
+    Sources sources = engine.sources(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE);
+    List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE, null, id, List.of());
     List<BlockRef> todo = new ArrayList<>();
     for (BlockRef b : listed) {
@@ -61,7 +62,7 @@ public final class TraceLookup {
     LongAdder rowsScanned = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> tooMany.get(), block -> {
-      try (BlockReader r = Readers.open(block, engine.allocator())) {
+      try (BlockReader r = sources.open(block, engine.allocator())) {
         TableView spans = Tables.get(r, Tables.SPANS);
         scanned.incrementAndGet();
         if (spans == null) {

@@ -19,6 +19,7 @@ import mira.query.Stats;
 import mira.query.doc.Window;
 import mira.query.render.Envelope;
 import mira.query.render.Json;
+import mira.query.scan.Sources;
 import mira.query.scan.Engine;
 import mira.query.scan.Probe;
 import mira.query.scan.Readers;
@@ -51,7 +52,8 @@ public final class MetricNames {
 
   public static byte[] run(Engine engine, Window w) throws IOException {
     long started = System.nanoTime();
-    List<BlockRef> listed = Catalog.list(engine.dataDir(), Signal.METRICS, w.from(), w.to());
+    Sources sources = engine.sources(Signal.METRICS, w.from(), w.to());
+    List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(Signal.METRICS, w.from(), w.to(), null, null, List.of());
     List<BlockRef> todo = new ArrayList<>();
     for (BlockRef b : listed) {
@@ -65,7 +67,7 @@ public final class MetricNames {
     LongAdder inWindow = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = Readers.open(block, engine.allocator())) {
+      try (BlockReader r = sources.open(block, engine.allocator())) {
         List<Entry> mine = scan(r, w, points, inWindow);
         synchronized (found) {
           found.addAll(mine);

@@ -24,6 +24,7 @@ import mira.query.match.ValueMatcher;
 import mira.query.render.AttrMap;
 import mira.query.render.Envelope;
 import mira.query.render.Json;
+import mira.query.scan.Sources;
 import mira.query.scan.Engine;
 import mira.query.scan.Probe;
 import mira.query.scan.Readers;
@@ -59,7 +60,8 @@ public final class SeriesScan {
 
   public static byte[] run(Engine engine, SeriesQuery q) throws IOException {
     long started = System.nanoTime();
-    List<BlockRef> listed = Catalog.list(engine.dataDir(), Signal.METRICS, q.from(), q.to());
+    Sources sources = engine.sources(Signal.METRICS, q.from(), q.to());
+    List<BlockRef> listed = sources.refs();
     List<Term> terms = new ArrayList<>(q.where());
     Probe probe = new Probe(Signal.METRICS, q.from(), q.to(), null, null, terms);
     List<BlockRef> todo = new ArrayList<>();
@@ -75,7 +77,7 @@ public final class SeriesScan {
     LongAdder matched = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = Readers.open(block, engine.allocator())) {
+      try (BlockReader r = sources.open(block, engine.allocator())) {
         SeriesSet e = new SeriesSet(q.maxSeries());
         SeriesSet s = new SeriesSet(q.maxSeries());
         long[] counts = new long[2];

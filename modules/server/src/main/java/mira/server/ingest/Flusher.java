@@ -7,11 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 import mira.block.Decoders;
+import mira.block.BlockName;
 import mira.block.publish.Publisher;
+import mira.block.read.BlockRef;
+import mira.block.read.Snapshot;
 import mira.block.table.Batch;
 import mira.proto.wire.Signal;
 import mira.wal.Wal;
@@ -65,6 +70,11 @@ final class Flusher implements Runnable {
   private int seqCount;
   /** No publish is attempted before this (after a failure, with the log on). */
   private long retryAt;
+  /** Read-your-writes: snapshot requests, answered on a turn when the job queue is empty. */
+  private final ConcurrentLinkedQueue<CompletableFuture<Snapshot>> snapshotRequests = new ConcurrentLinkedQueue<>();
+  /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
+  private volatile Snapshot lastSnapshot;
+  private int lastSnapshotRows = -1;
 
   /**
    * @param wal the write-ahead log, or null when exports are acknowledged after their publish
@@ -137,7 +147,11 @@ final class Flusher implements Runnable {
       if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
       }
+      if (queue.isEmpty()) {
+        answerSnapshots();
+      }
     }
+    answerSnapshots();
     // At shutdown a block whose publish keeps failing is retried until the budget runs out; its
     // exports stay in the log and are replayed at the next start.
     while (!open.isEmpty() && !seal()) {
@@ -201,7 +215,8 @@ final class Flusher implements Runnable {
 
   private boolean sealLocked() {
     Batch block = open;
-    long seq = firstSeq + shard + (long) shards * sealed++;
+    long seq = nextSeq();
+    sealed++;
     long records = block.records();
     long[] held = java.util.Arrays.copyOf(seqs, seqCount);
     int channel = signal.ordinal();
@@ -243,6 +258,50 @@ final class Flusher implements Runnable {
     seqCount = 0;
     retryAt = 0;
     holding = false;
+  }
+
+  /**
+   * Asks for a copy of the open block. It is answered on a turn when this shard's job queue is
+   * empty, so every export queued before the request (every acknowledged one) is in it; the answer
+   * is null when the block holds nothing.
+   */
+  CompletableFuture<Snapshot> requestSnapshot() {
+    CompletableFuture<Snapshot> f = new CompletableFuture<>();
+    snapshotRequests.add(f);
+    queue.offer(WAKE);
+    return f;
+  }
+
+  /** The snapshot answered last (a query that cannot wait for a busy shard reads this one). */
+  Snapshot lastSnapshot() {
+    return lastSnapshot;
+  }
+
+  private void answerSnapshots() {
+    if (snapshotRequests.isEmpty()) {
+      return;
+    }
+    Snapshot s = null;
+    if (!open.isEmpty()) {
+      if (lastSnapshot != null && lastSnapshotRows == open.rows() && lastSnapshot.ref().name().seq() == nextSeq()) {
+        s = lastSnapshot;
+      } else {
+        long seq = nextSeq();
+        BlockName name = new BlockName(open.minTime(), open.maxTime(), publisher.node(), seq, 0);
+        BlockRef ref = new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
+        s = new Snapshot(ref, open.snapshot());
+        lastSnapshotRows = open.rows();
+      }
+    }
+    lastSnapshot = s;
+    for (CompletableFuture<Snapshot> f; (f = snapshotRequests.poll()) != null; ) {
+      f.complete(s);
+    }
+  }
+
+  /** The sequence the open block will be published under. */
+  private long nextSeq() {
+    return firstSeq + shard + (long) shards * sealed;
   }
 
   /** True while this shard has an open block with rows in it. */

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mira.block.Decoders;
 import mira.block.publish.Publisher;
+import mira.block.read.OpenBlocks;
+import mira.block.read.Snapshot;
 import mira.block.table.Batch;
 import mira.block.table.TooLargeException;
 import mira.proto.wire.Signal;
@@ -31,7 +33,7 @@ import mira.wal.Wal;
  * {@link #ADMIT_WAIT} on one shard chosen by a turn counter. Only that timeout sheds, with a retry
  * hint: the request is already decoded, so parking it is cheaper than making the client resend.
  */
-public final class Ingest implements IngestSink, AutoCloseable {
+public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
   private static final Logger LOG = System.getLogger(Ingest.class.getName());
 
   /** Seal a block once its Arrow tables reach this size. A constant, not a setting. */
@@ -214,6 +216,44 @@ public final class Ingest implements IngestSink, AutoCloseable {
 
   public Stats stats() {
     return stats;
+  }
+
+  /** How long a read waits for a busy shard's snapshot before using its previous one. */
+  static final Duration SNAPSHOT_WAIT = Duration.ofMillis(250);
+
+  /**
+   * Read-your-writes: a copy of each of the signal's open blocks that holds rows. Every export
+   * acknowledged before this call is in a published block or in one of these (each shard answers on
+   * a turn when its queue is empty); a shard too busy to answer within {@link #SNAPSHOT_WAIT} is
+   * represented by its previous snapshot.
+   */
+  @Override
+  public List<Snapshot> snapshot(Signal signal) {
+    Flusher[] fs = shards.get(signal);
+    if (fs == null || closed) {
+      return List.of();
+    }
+    List<java.util.concurrent.CompletableFuture<Snapshot>> asks = new ArrayList<>(fs.length);
+    for (Flusher f : fs) {
+      asks.add(f.requestSnapshot());
+    }
+    List<Snapshot> out = new ArrayList<>(fs.length);
+    long deadline = System.nanoTime() + SNAPSHOT_WAIT.toNanos();
+    for (int i = 0; i < fs.length; i++) {
+      Snapshot s;
+      try {
+        s = asks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        s = fs[i].lastSnapshot();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        s = fs[i].lastSnapshot();
+      }
+      if (s != null) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   /** How many of a signal's shards hold an open block with rows in it right now. */

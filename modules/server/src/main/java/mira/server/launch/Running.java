@@ -58,7 +58,7 @@ public final class Running implements AutoCloseable {
     }
     LocalQueries queries;
     try {
-      queries = LocalQueries.open(data.path());
+      queries = LocalQueries.open(data.path(), ingest);
     } catch (IOException e) {
       ingest.close();
       throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
