@@ -9,6 +9,8 @@ module mira.block {
   // Arrow picks its allocation manager by reflection (Class.forName), which finds a module only if
   // something put it in the module graph; without this a RootAllocator fails in the launched image.
   requires org.apache.arrow.memory.unsafe;
+  // The mapped reader parses IPC footers and messages itself (flatbuffers from arrow-format).
+  requires org.apache.arrow.format;
 
   exports mira.block;
   exports mira.block.column;
@@ -18,4 +20,5 @@ module mira.block {
   exports mira.block.metrics;
   exports mira.block.publish;
   exports mira.block.read;
+  exports mira.block.index;
 }
