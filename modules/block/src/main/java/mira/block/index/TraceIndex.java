@@ -117,6 +117,16 @@ public final class TraceIndex {
     return new TraceIndex(bloom, keys, null);
   }
 
+  /** An index over {@code bloom} as it stands (for tests of the hashing). */
+  static TraceIndex over(Bloom bloom) {
+    return new TraceIndex(bloom, 0, null);
+  }
+
+  /** Inserts the 16-byte id at {@code b[off..]}. */
+  void insert(byte[] b, int off) {
+    add(bloom, Hashing.high(b, off), Hashing.low(b, off));
+  }
+
   private static FixedColumn traceIds(Table root) {
     for (Column c : root.columns()) {
       if (c.name().equals("trace_id") && c instanceof FixedColumn f && f.width() == 16) {
