@@ -22,7 +22,10 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <p>On the first call to {@link #table}, every {@code *.arrow} file of the block is mapped (one
  * directory listing, one mapping per file; nothing is read). From then on the block reads
- * correctly even if retention unlinks its directory: a mapping keeps its file alive. A table is
+ * correctly even if retention unlinks its directory: a mapping keeps its file alive. A block that
+ * retention was removing while it was being mapped (a listed file could not be opened, or the
+ * directory was gone by the end) reads as having no tables, never as a block with some missing. A
+ * table is
  * verified — both Arrow magics, the footer, the CRC32C of its body — the first time it is asked
  * for, and only then are vectors handed out; verification reads the file once, in place.
  *
@@ -152,17 +155,22 @@ public final class MappedBlockReader implements BlockReader {
     Map<String, MappedTable> out = new TreeMap<>();
     boolean listed = false;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(ref.dir(), "*.arrow")) {
+      boolean vanished = false;
       for (Path p : files) {
         String name = p.getFileName().toString();
         try {
           out.put(name, new MappedTable(ref.dir(), name, allocator, MappedFile.map(p, allocator)));
         } catch (NoSuchFileException e) {
-          // Unlinked between the listing and the open: retention removed the block meanwhile.
+          // Listed, then unlinked: a published block loses files only to retention.
+          vanished = true;
         } catch (IOException | RuntimeException e) {
           unmappable.put(name, new CorruptBlockException(ref.dir(), name, "cannot map: " + e));
         }
       }
-      listed = true;
+      // Mapped files stay readable whatever happens to the directory from now on. But if retention
+      // was removing the block while it was listed, what got mapped may be part of it: the block
+      // then reads as absent (no tables) rather than as a block with tables missing.
+      listed = !vanished && Files.isDirectory(ref.dir());
     } catch (NoSuchFileException e) {
       // The block is gone (retention): it has no tables.
       listed = true;
@@ -174,6 +182,7 @@ public final class MappedBlockReader implements BlockReader {
           t.close();
         }
         out.clear();
+        unmappable.clear();
       }
     }
     return out;

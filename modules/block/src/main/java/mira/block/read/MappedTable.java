@@ -180,6 +180,7 @@ final class MappedTable implements TableView {
     long end = TableWriter.BODY_OFFSET + covered;
     long pos = TableWriter.BODY_OFFSET;
     boolean batchLoaded = false;
+    int dictionariesLoaded = 0;
     while (pos < end) {
       if (batchLoaded) {
         throw corrupt("bytes after the record batch at offset " + pos);
@@ -205,6 +206,7 @@ final class MappedTable implements TableView {
         createVectors(MessageSerializer.deserializeSchema(m));
       } else if (type == MessageHeader.DictionaryBatch) {
         loadDictionary(m, body(bodyStart, bodyLen), pos);
+        dictionariesLoaded++;
       } else if (type == MessageHeader.RecordBatch) {
         RecordBatch rb = (RecordBatch) m.header(new RecordBatch());
         if (rb.compression() != null) {
@@ -221,6 +223,10 @@ final class MappedTable implements TableView {
     }
     if (!batchLoaded) {
       throw corrupt("no record batch");
+    }
+    if (dictionariesLoaded != dictionaries.size()) {
+      throw corrupt("the schema declares " + dictionaries.size() + " dictionaries, the stream holds "
+          + dictionariesLoaded);
     }
     for (FieldVector v : root.getFieldVectors()) {
       byName.put(v.getName(), v);
@@ -244,9 +250,9 @@ final class MappedTable implements TableView {
   private void loadDictionary(Message m, ArrowBuf body, long pos) throws CorruptBlockException, IOException {
     try (ArrowDictionaryBatch batch = MessageSerializer.deserializeDictionaryBatch(m, body)) {
       Dictionary d = dictionaries.get(batch.getDictionaryId());
-      if (d == null || batch.isDelta()) {
+      if (d == null || batch.isDelta() || d.getVector().getValueCount() > 0) {
         throw corrupt("dictionary batch at offset " + pos + " has id " + batch.getDictionaryId()
-            + (d == null ? ", which the schema does not declare" : " and is a delta"));
+            + (d == null ? ", which the schema does not declare" : ", a delta or a repeat"));
       }
       FieldVector v = d.getVector();
       VectorSchemaRoot one = new VectorSchemaRoot(List.of(v.getField()), List.of(v), 0);
