@@ -106,7 +106,15 @@ public final class AttrIndex {
   }
 
   static AttrIndex build(Batch batch, int maxPairs) {
-    LongSet seen = new LongSet();
+    long attrRows = 0;
+    for (Table t : batch.tables()) {
+      if (t.isAttributes()) {
+        attrRows += t.rows();
+      }
+    }
+    // Sized for the distinct pairs a block typically has (a quarter of its rows), so most seals
+    // never rehash; it grows past that.
+    LongSet seen = new LongSet((int) Math.min(attrRows / 4, maxPairs));
     boolean hasDouble = false;
     byte[] digits = new byte[20];
     for (Table t : batch.tables()) {

@@ -1,10 +1,19 @@
 package mira.block.index;
 
-/** A set of longs by open addressing, for de-duplicating hashes at seal time without boxing. */
+/**
+ * A set of longs by open addressing, for de-duplicating hashes at seal time without boxing. The
+ * members are hashes already, so their low bits pick the slot directly.
+ */
 final class LongSet {
-  private long[] slots = new long[1024];
+  private long[] slots;
   private boolean hasZero;
   private int size;
+
+  /** A set expecting up to {@code expected} members before it grows. */
+  LongSet(int expected) {
+    int cap = Integer.highestOneBit(Math.max(512, Math.min(expected, 1 << 29)) * 2 - 1) * 2;
+    slots = new long[cap];
+  }
 
   /** Adds {@code v}; returns false if it was already present. */
   boolean add(long v) {
@@ -17,7 +26,7 @@ final class LongSet {
       return true;
     }
     int mask = slots.length - 1;
-    for (int s = (int) Hashing.splitmix64(v) & mask; ; s = (s + 1) & mask) {
+    for (int s = (int) v & mask; ; s = (s + 1) & mask) {
       long e = slots[s];
       if (e == 0) {
         slots[s] = v;
@@ -54,7 +63,7 @@ final class LongSet {
     int mask = slots.length - 1;
     for (long e : old) {
       if (e != 0) {
-        int s = (int) Hashing.splitmix64(e) & mask;
+        int s = (int) e & mask;
         while (slots[s] != 0) {
           s = (s + 1) & mask;
         }
