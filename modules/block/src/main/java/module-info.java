@@ -10,6 +10,8 @@ module mira.block {
   // something put it in the module graph; without this a RootAllocator fails in the launched image.
   requires org.apache.arrow.memory.unsafe;
   requires com.github.luben.zstd_jni;
+  // The mapped reader parses IPC footers and messages itself (flatbuffers from arrow-format).
+  requires org.apache.arrow.format;
 
   exports mira.block;
   exports mira.block.column;
@@ -21,4 +23,5 @@ module mira.block {
   exports mira.block.read;
   exports mira.block.retention;
   exports mira.block.cold;
+  exports mira.block.index;
 }

@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 import mira.block.BlockName;
+import mira.block.index.Sidecars;
 import mira.block.table.Batch;
 import mira.block.table.Table;
 import mira.proto.wire.Signal;
@@ -20,9 +21,9 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * Publishes sealed blocks of one signal for one node under {@code <data>/<signal>/}.
  *
- * <p>Steps: write every non-empty table into {@code <signal>/.staging/<block name>} (created with
- * create-not-exists, so a leftover is never merged into a new block), fsync each file and the
- * staging directory, rename it to {@code <signal>/p=<hour>/<block name>}, fsync the partition
+ * <p>Steps: write every non-empty table and the sidecar indexes ({@link Sidecars}) into
+ * {@code <signal>/.staging/<block name>} (created with create-not-exists, so a leftover is never
+ * merged into a new block), fsync each file and the staging directory, rename it to {@code <signal>/p=<hour>/<block name>}, fsync the partition
  * directory and the signal directory (the partition may be new, and its own entry lives there).
  * The staging name is the final name, unique per block content, so two writers can never share one.
  *
@@ -87,6 +88,7 @@ public final class Publisher {
           TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator);
         }
       }
+      Sidecars.write(batch, staging);
       fsyncDir(staging);
       Path partition = signalDir.resolve(name.partition());
       Files.createDirectories(partition);

@@ -43,6 +43,7 @@ public final class Attributes {
    */
   public static Table table(String file, Rebase parentRebase, int parentTable) {
     return Table.builder(file)
+        .attributeLayout()
         .add(FixedColumn.u32("parent_id", false), parentRebase, parentTable)
         .add(new DictColumn("key", false))
         .add(FixedColumn.u8("type", false))

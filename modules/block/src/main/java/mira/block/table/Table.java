@@ -19,12 +19,15 @@ public final class Table {
   private final Rebase[] rebase;
   /** Per column: the table, sequence or interned table its {@link Rebase} rule refers to. */
   private final int[] ref;
+  /** True if the table has the shared attribute layout ({@link Attributes}). */
+  private final boolean attributes;
 
-  private Table(String file, Column[] columns, Rebase[] rebase, int[] ref) {
+  private Table(String file, Column[] columns, Rebase[] rebase, int[] ref, boolean attributes) {
     this.file = file;
     this.columns = columns;
     this.rebase = rebase;
     this.ref = ref;
+    this.attributes = attributes;
   }
 
   /** Starts a table definition. */
@@ -38,9 +41,19 @@ public final class Table {
     private final List<Column> columns = new ArrayList<>();
     private final List<Rebase> rebase = new ArrayList<>();
     private final List<Integer> ref = new ArrayList<>();
+    private boolean attributes;
 
     private Builder(String file) {
       this.file = file;
+    }
+
+    /**
+     * Marks the table as having the shared attribute layout. Only {@link Attributes#table} calls
+     * it; the sidecar indexes find every attribute level of a block by this mark.
+     */
+    Builder attributeLayout() {
+      this.attributes = true;
+      return this;
     }
 
     public Builder add(Column c) {
@@ -75,13 +88,21 @@ public final class Table {
       for (int i = 0; i < refs.length; i++) {
         refs[i] = ref.get(i);
       }
-      return new Table(file, columns.toArray(Column[]::new), rebase.toArray(Rebase[]::new), refs);
+      return new Table(file, columns.toArray(Column[]::new), rebase.toArray(Rebase[]::new), refs, attributes);
     }
   }
 
   /** The file name inside a block directory, e.g. {@code logs.arrow}. */
   public String file() {
     return file;
+  }
+
+  /**
+   * True if this table has the shared attribute layout ({@link Attributes}): one key-value pair
+   * per row, whatever level it belongs to.
+   */
+  public boolean isAttributes() {
+    return attributes;
   }
 
   public int rows() {
@@ -214,7 +235,7 @@ public final class Table {
     for (int i = 0; i < cs.length; i++) {
       cs[i] = columns[i].emptyLike();
     }
-    return new Table(file, cs, rebase, ref);
+    return new Table(file, cs, rebase, ref, attributes);
   }
 
   /** A deep copy of the current rows. */
@@ -224,6 +245,6 @@ public final class Table {
     for (int i = 0; i < cs.length; i++) {
       cs[i] = columns[i].copy(r);
     }
-    return new Table(file, cs, rebase, ref);
+    return new Table(file, cs, rebase, ref, attributes);
   }
 }

@@ -84,7 +84,8 @@ public final class ArrowTables {
     }
   }
 
-  static Object value(ValueVector v, int i) {
+  /** The plain Java value of row {@code i} of {@code v} (see the class comment), null for null. */
+  public static Object value(ValueVector v, int i) {
     if (v.isNull(i)) {
       return null;
     }

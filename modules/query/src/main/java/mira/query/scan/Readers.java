@@ -2,7 +2,6 @@ package mira.query.scan;
 
 import mira.block.read.BlockReader;
 import mira.block.read.BlockRef;
-import mira.block.read.HeapBlockReader;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -14,6 +13,6 @@ public final class Readers {
 
   /** Opens {@code block}; the caller closes the reader. Tables are verified as they are loaded. */
   public static BlockReader open(BlockRef block, BufferAllocator allocator) {
-    return new HeapBlockReader(block, allocator);
+    return BlockReader.open(block, allocator);
   }
 }
