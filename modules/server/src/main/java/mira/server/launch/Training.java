@@ -94,7 +94,12 @@ public final class Training {
         new Call("POST", "/v1/metrics", "application/x-protobuf", null, metrics(), 200),
         new Call("POST", "/v1/logs", "text/plain", null, new byte[] {1}, 415),
         new Call("POST", "/v1/traces", "application/x-protobuf", null, new byte[] {10, 50, 1}, 400),
-        new Call("GET", "/api/v1/stats", null, null, null, 200));
+        new Call("GET", "/api/v1/stats", null, null, null, 200),
+        new Call("POST", "/api/v1/query", "application/json", null,
+            "{\"signal\": \"logs\", \"where\": [{\"attr\": \"n\", \"gte\": 1}]}".getBytes(StandardCharsets.UTF_8), 200),
+        new Call("POST", "/api/v1/query", "application/json", null,
+            "{\"signal\": \"traces\", \"limit\": 10}".getBytes(StandardCharsets.UTF_8), 200),
+        new Call("GET", "/api/v1/metrics", null, null, null, 200));
     List<String> failures = new ArrayList<>();
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<String>> answers = new ArrayList<>();
