@@ -67,6 +67,9 @@ public final class MiraServer implements AutoCloseable {
         .host(config.grpcListen().host())
         .port(config.grpcListen().port())
         .protocolsDiscoverServices(false)
+        // Nagle's algorithm held the last frames of a gRPC answer (HEADERS, DATA and trailers go
+        // out as separate writes) until the client's delayed ACK: ~50 ms on every export.
+        .connectionOptions(o -> o.tcpNoDelay(true))
         .addProtocol(Http2Config.create())
         .addProtocol(GrpcConfig.builder().enableCompression(true)
             .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build())
@@ -75,6 +78,7 @@ public final class MiraServer implements AutoCloseable {
             .host(config.httpListen().host())
             .port(config.httpListen().port())
             .protocolsDiscoverServices(false)
+            .connectionOptions(o -> o.tcpNoDelay(true))
             .addProtocol(Http1Config.create())
             // Request bodies reach handlers still encoded: OTLP inflates them itself, under the limit.
             .contentEncoding(OtlpReceivers.httpContentEncoding())
