@@ -256,6 +256,11 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     return out;
   }
 
+  /** A signal's shards (tests reach a flusher's queue through it). */
+  Flusher[] flushers(Signal signal) {
+    return shards.get(signal);
+  }
+
   /** How many of a signal's shards hold an open block with rows in it right now. */
   public int openBlocks(Signal signal) {
     int n = 0;

@@ -39,6 +39,22 @@ class IngestTest {
     assertThat(fatal.get()).isNull();
   }
 
+  @Test
+  void aFlusherThatDiesReachesTheFatalHandlerNamingIt() throws Exception {
+    java.util.concurrent.CompletableFuture<String> died = new java.util.concurrent.CompletableFuture<>();
+    try (Ingest in = Ingest.start(data, "n1", 1, 16, (t, e) -> died.complete(t.getName() + ": " + e), Duration.ofSeconds(1))) {
+      byte[] body = logs(3, "before");
+      assertThat(in.submit(Signal.LOGS, body, body.length)).isInstanceOf(Accepted.class);
+      // A job without a batch cannot come from the receivers; here it stands for any defect that
+      // throws inside the flusher's loop.
+      Flusher f = in.flushers(Signal.LOGS)[0];
+      assertThat(f.slots().tryAcquire()).isTrue();
+      f.queue().add(new Job(null, 1, -1, null));
+      assertThat(died.get(30, java.util.concurrent.TimeUnit.SECONDS))
+          .startsWith("flusher-logs-0: ").contains("NullPointerException");
+    }
+  }
+
   private Ingest start(int shards, int queue, Duration admitWait) throws Exception {
     return Ingest.start(data, "n1", shards, queue, (t, e) -> fatal.set(e), admitWait);
   }
