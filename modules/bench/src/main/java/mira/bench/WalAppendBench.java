@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * costs), no fsync, into a log in a temporary directory. Sample mode, so percentiles are reported.
  * Every 64 frames are retired together (as a published block retires its exports) and fully
  * published segments reclaimed, so the log stays bounded; that work is in the measured path, as
- * it is in the server.
+ * it is in the server. A background thread syncs the log every 200 ms, as the server's does, so
+ * appends compete with fsyncs of the segment they write to and of segments rolled away from.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -43,6 +44,8 @@ public class WalAppendBench {
   private byte[] body;
   private final long[] held = new long[64];
   private int count;
+  private Thread syncer;
+  private volatile boolean stop;
 
   @Setup(Level.Trial)
   public void open() throws IOException {
@@ -50,6 +53,18 @@ public class WalAppendBench {
     wal = Wal.open(dir, 3, 64 << 20, new long[3], (c, s, b) -> true).wal();
     body = Corpus.logs(Math.max(1, bodyBytes / 300), 1).toByteArray();
     body = java.util.Arrays.copyOf(body, bodyBytes);
+    syncer = Thread.ofPlatform().daemon().name("wal-bench-sync").start(() -> {
+      while (!stop) {
+        try {
+          Thread.sleep(200);
+          wal.sync();
+        } catch (InterruptedException e) {
+          return;
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    });
   }
 
   @Benchmark
@@ -65,7 +80,10 @@ public class WalAppendBench {
   }
 
   @TearDown(Level.Trial)
-  public void close() throws IOException {
+  public void close() throws IOException, InterruptedException {
+    stop = true;
+    syncer.interrupt();
+    syncer.join();
     wal.close();
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
