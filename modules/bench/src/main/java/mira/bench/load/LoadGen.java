@@ -64,6 +64,7 @@ public final class LoadGen {
         System.err.println("loadgen: warming up for " + o.warmup.toMillis() + " ms");
         drive(writers, Run.warmup(o, System.nanoTime()));
       }
+      if (o.dataDir != null) settle(o);
       BlockBytes.Usage diskBefore = o.dataDir == null ? null : BlockBytes.of(o.dataDir);
       if (o.pid > 0) {
         try {
@@ -84,6 +85,7 @@ public final class LoadGen {
       ServerWatch.Figures server = watch == null ? null : watch.finish();
       Duration cpu1 = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
       String loadAfter = loadAverage();
+      if (o.dataDir != null) settle(o);
       BlockBytes.Usage diskAfter = o.dataDir == null ? null : BlockBytes.of(o.dataDir);
 
       Tally all = new Tally();
@@ -122,6 +124,41 @@ public final class LoadGen {
    * The 1, 5 and 15 minute load averages of /proc/loadavg, or "?": on a shared machine they say how
    * much of the CPU the run had to itself.
    */
+  /**
+   * Waits (at most 15 s) until the server holds no open block: what was acknowledged so far is then
+   * in published blocks, so bytes on disk measured now belong to exactly the records sent before.
+   * Without this the last blocks of a run (sealed up to 2 s after their first export) were missing
+   * from the figure, and a warm-up's last blocks were counted in the run.
+   */
+  private static void settle(Options o) {
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    java.net.URI stats = java.net.URI.create("http://" + HttpExporter.hostForUri(o.httpHost) + ":" + o.httpPort + "/api/v1/stats");
+    java.util.regex.Pattern open = java.util.regex.Pattern.compile("\"open_blocks\"\\s*:\\s*(\\d+)");
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        String body = client.send(java.net.http.HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(5)).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        java.util.regex.Matcher m = open.matcher(body);
+        boolean any = false;
+        boolean seen = false;
+        while (m.find()) {
+          seen = true;
+          any |= !m.group(1).equals("0");
+        }
+        if (seen && !any) return;
+        Thread.sleep(100);
+      } catch (IOException e) {
+        System.err.println("loadgen: cannot read " + stats + " to wait for open blocks: " + e.getMessage());
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    System.err.println("loadgen: the server still held open blocks after 15 s; bytes on disk may miss some");
+  }
+
   static String loadAverage() {
     try {
       String[] f = Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip().split("\\s+");
