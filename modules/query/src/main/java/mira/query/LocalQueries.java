@@ -14,7 +14,8 @@ import mira.query.doc.Window;
 import mira.query.scan.Admission;
 import mira.query.scan.Engine;
 import mira.query.scan.FanOut;
-import mira.query.scan.Pruning;
+import mira.query.prune.Pruning;
+import mira.query.prune.SidecarCache;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.MetricNames;
@@ -31,6 +32,10 @@ import org.apache.arrow.memory.RootAllocator;
  * <p>Read-only: nothing here writes to the directory, and blocks are immutable once published, so
  * any number of readers (in this or other processes) may share a directory with a writing server.
  *
+ * <p>Blocks are pruned by their sidecar indexes before they are opened; each index is read once and
+ * kept in a {@link SidecarCache} owned by this instance (an eighth of the heap at most, 256 MiB by
+ * default), so a process should open a data directory once and share the instance.
+ *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
  * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to release
  * the Arrow allocator (a query still running fails).
@@ -44,7 +49,8 @@ public final class LocalQueries implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
 
-  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock, OpenBlocks openBlocks) {
+  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock,
+      OpenBlocks openBlocks) {
     this.dataDir = dataDir;
     this.allocator = new RootAllocator();
     this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks);
@@ -86,7 +92,8 @@ public final class LocalQueries implements AutoCloseable {
       throw Files.exists(dir) ? new NotDirectoryException(dir.toString())
           : new java.nio.file.NoSuchFileException(dir.toString(), null, "no such data directory");
     }
-    return new LocalQueries(dir, Pruning.defaults(), FanOut.shared(), Admission.shared(), clock, openBlocks);
+    return new LocalQueries(dir, Pruning.withSidecars(SidecarCache.forThisHeap()), FanOut.shared(), Admission.shared(),
+        clock, openBlocks);
   }
 
   public Path dataDir() {

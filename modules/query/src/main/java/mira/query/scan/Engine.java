@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import mira.block.read.BlockRef;
 import mira.block.read.OpenBlocks;
 import mira.proto.wire.Signal;
+import mira.query.prune.Pruning;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**

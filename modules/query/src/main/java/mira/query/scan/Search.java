@@ -15,6 +15,8 @@ import mira.query.Refused;
 import mira.query.Row;
 import mira.query.SearchResult;
 import mira.query.Stats;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.doc.Cursor;
 import mira.query.doc.RootField;
 import mira.query.doc.SearchQuery;
@@ -40,12 +42,8 @@ public final class Search {
     Sources sources = engine.sources(q.signal(), q.from(), q.to());
     List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(q.signal(), q.from(), q.to(), q.after(), traceId(q), q.where());
-    List<BlockRef> todo = new ArrayList<>();
-    for (BlockRef b : listed) {
-      if (engine.pruning().mayHold(b, probe)) {
-        todo.add(b);
-      }
-    }
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    List<BlockRef> todo = selected.blocks();
     List<Term> ordered = order(q.where());
     TopK top = new TopK(q.limit());
     AtomicInteger scanned = new AtomicInteger();
@@ -90,7 +88,7 @@ public final class Search {
       TopK.Entry last = best[best.length - 1];
       next = new Cursor(last.time(), last.node(), last.seq(), last.row()).encode();
     }
-    Stats stats = new Stats(listed.size(), scanned.get(), rowsScanned.sum(), rowsMatched.sum(),
+    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), rowsScanned.sum(), rowsMatched.sum(),
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
@@ -154,10 +152,14 @@ public final class Search {
     return out;
   }
 
-  /** The trace id an eq term on trace_id pins, for a trace.idx probe; null if none. */
+  /**
+   * The trace id an eq term on trace_id pins, for a trace.idx probe; null if none. (Terms are
+   * all required, so any one of several such terms will do.)
+   */
   private static byte[] traceId(SearchQuery q) {
     for (Term t : q.where()) {
-      if (t instanceof Term.Field f && f.field() == RootField.TRACE_ID && f.op() == mira.query.doc.Op.EQ) {
+      if (t instanceof Term.Field f && f.field() == RootField.TRACE_ID && f.op() == mira.query.doc.Op.EQ
+          && f.value().text().length() == 32) {
         return java.util.HexFormat.of().parseHex(f.value().text().toLowerCase(java.util.Locale.ROOT));
       }
     }

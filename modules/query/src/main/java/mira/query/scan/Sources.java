@@ -52,6 +52,11 @@ public record Sources(List<BlockRef> refs, Map<Path, Snapshot> open) {
     return ((long) r.name().node() << 40) ^ r.name().seq();
   }
 
+  /** True if {@code block} is a snapshot of an open block (it has no files, so no sidecars). */
+  public boolean isSnapshot(BlockRef block) {
+    return !open.isEmpty() && open.containsKey(block.dir());
+  }
+
   /** Opens {@code block}, published or open; the caller closes the reader. */
   public BlockReader open(BlockRef block, BufferAllocator allocator) {
     Snapshot s = open.get(block.dir());
