@@ -59,6 +59,7 @@ public final class SidecarCache {
 
   private final ConcurrentHashMap<Path, Entry> entries = new ConcurrentHashMap<>();
   private final long budget;
+  private final long retainEveryNs;
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong ticks = new AtomicLong();
   private final LongAdder filesRead = new LongAdder();
@@ -67,11 +68,17 @@ public final class SidecarCache {
 
   /** A cache holding at most about {@code budget} bytes. */
   public SidecarCache(long budget) {
+    this(budget, RETAIN_EVERY_NS);
+  }
+
+  /** As {@link #SidecarCache(long)}, sweeping removed blocks at most every {@code retainEveryNs}. */
+  SidecarCache(long budget, long retainEveryNs) {
     if (budget <= 0) {
       throw new IllegalArgumentException("budget " + budget);
     }
     this.budget = budget;
-    long start = System.nanoTime() - RETAIN_EVERY_NS;
+    this.retainEveryNs = retainEveryNs;
+    long start = System.nanoTime() - retainEveryNs;
     for (int i = 0; i < lastRetain.length; i++) {
       lastRetain[i] = new AtomicLong(start);
     }
@@ -118,7 +125,7 @@ public final class SidecarCache {
     AtomicLong last = lastRetain[signal.ordinal()];
     long now = System.nanoTime();
     long then = last.get();
-    if (now - then < RETAIN_EVERY_NS || !last.compareAndSet(then, now)) {
+    if (now - then < retainEveryNs || !last.compareAndSet(then, now)) {
       return;
     }
     Set<Path> present = new HashSet<>(listed.size() * 2);

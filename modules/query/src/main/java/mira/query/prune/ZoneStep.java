@@ -1,8 +1,15 @@
 package mira.query.prune;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import mira.block.column.Column;
 import mira.block.index.ZoneIndex;
+import mira.block.logs.LogsBatch;
+import mira.block.table.Batch;
+import mira.block.traces.TracesBatch;
+import mira.proto.wire.Signal;
 import mira.query.doc.Op;
 import mira.query.doc.RootField;
 import mira.query.doc.Scalar;
@@ -19,10 +26,16 @@ import mira.query.match.ValueMatcher;
  * {@code NumericText}, the grammar the index was built with, compares int64 with int64 exactly and
  * int64 with double without rounding; the index answers "maybe" wherever any of those readings
  * could match. A quoted value is never probed: against a string it is a text comparison, which no
- * interval describes. An integer root field reads as 0 where it is unset, while the index skips
- * unset values, so a field term that 0 satisfies is not probed either.
+ * interval describes. An integer root field reads as 0 where it is null, while the index skips
+ * nulls: so a term that 0 satisfies is probed only on a column the writer declares non-nullable
+ * (a span's kind, status code and duration), never on one that may hold nulls (a log's severity
+ * number and flags), where the block could hold a 0 its interval does not show.
  */
 final class ZoneStep implements BlockPruner {
+  /** Root columns the writer never leaves null, per signal: read from its own table layouts. */
+  private static final Set<String> LOGS_NEVER_NULL = neverNull(new LogsBatch());
+  private static final Set<String> SPANS_NEVER_NULL = neverNull(new TracesBatch());
+
   private final SidecarCache cache;
 
   ZoneStep(SidecarCache cache) {
@@ -50,7 +63,7 @@ final class ZoneStep implements BlockPruner {
         case Term.Field f -> {
           ZoneIndex.Op op = op(f.op());
           if (op != null && f.value().isNumber() && f.field().kind() == RootField.Kind.INT
-              && !new ValueMatcher(f.op(), f.value()).i64(0)) {
+              && (neverNull(probe.signal(), f.field().key()) || !new ValueMatcher(f.op(), f.value()).i64(0))) {
             checks.add(check(f.field().key(), false, op, f.value()));
           }
         }
@@ -75,6 +88,21 @@ final class ZoneStep implements BlockPruner {
       }
       return true;
     };
+  }
+
+  private static boolean neverNull(Signal signal, String column) {
+    return signal == Signal.LOGS ? LOGS_NEVER_NULL.contains(column)
+        : signal == Signal.TRACES && SPANS_NEVER_NULL.contains(column);
+  }
+
+  private static Set<String> neverNull(Batch layout) {
+    Set<String> out = new HashSet<>();
+    for (Column c : layout.tables()[Batch.ROOT].columns()) {
+      if (!c.nullable()) {
+        out.add(c.name());
+      }
+    }
+    return Set.copyOf(out);
   }
 
   private static Check check(String name, boolean attribute, ZoneIndex.Op op, Scalar v) {
