@@ -96,6 +96,12 @@ public final class LocalQueries implements AutoCloseable {
         clock, openBlocks);
   }
 
+  /** As {@link #open(Path, LongSupplier)}, pruning by {@code pruning} (tests compare it on and off). */
+  static LocalQueries open(Path dataDir, LongSupplier clock, Pruning pruning) {
+    return new LocalQueries(dataDir.toAbsolutePath().normalize(), pruning, FanOut.shared(), Admission.shared(), clock,
+        OpenBlocks.NONE);
+  }
+
   public Path dataDir() {
     return dataDir;
   }
