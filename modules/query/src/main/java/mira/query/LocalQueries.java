@@ -14,6 +14,7 @@ import mira.query.doc.Window;
 import mira.query.scan.Admission;
 import mira.query.scan.Engine;
 import mira.query.scan.FanOut;
+import mira.query.scan.Readers;
 import mira.query.prune.Pruning;
 import mira.query.prune.SidecarCache;
 import mira.query.scan.Search;
@@ -34,7 +35,9 @@ import org.apache.arrow.memory.RootAllocator;
  *
  * <p>Blocks are pruned by their sidecar indexes before they are opened; each index is read once and
  * kept in a {@link SidecarCache} owned by this instance (an eighth of the heap at most, 256 MiB by
- * default), so a process should open a data directory once and share the instance.
+ * default). Blocks that are read stay open (mapped and verified) between queries, up to
+ * {@link Readers#DEFAULT_MAX_OPEN} of them for {@link Readers#DEFAULT_IDLE} without use. So a
+ * process should open a data directory once and share the instance.
  *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
  * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to release
@@ -43,6 +46,7 @@ import org.apache.arrow.memory.RootAllocator;
 public final class LocalQueries implements AutoCloseable {
   private final Path dataDir;
   private final BufferAllocator allocator;
+  private final Readers readers;
   private final Engine engine;
   private final Admission admission;
   private final LongSupplier clock;
@@ -53,7 +57,8 @@ public final class LocalQueries implements AutoCloseable {
       OpenBlocks openBlocks) {
     this.dataDir = dataDir;
     this.allocator = new RootAllocator();
-    this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks);
+    this.readers = new Readers(allocator, Readers.DEFAULT_MAX_OPEN, Readers.DEFAULT_IDLE);
+    this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks, readers);
     this.admission = admission;
     this.clock = clock;
   }
@@ -192,8 +197,8 @@ public final class LocalQueries implements AutoCloseable {
   }
 
   /**
-   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then releases the
-   * allocator (which fails loudly if a query leaked Arrow memory).
+   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then closes the
+   * blocks held open and releases the allocator (which fails loudly if a query leaked Arrow memory).
    */
   @Override
   public void close() {
@@ -207,6 +212,7 @@ public final class LocalQueries implements AutoCloseable {
         break;
       }
     }
+    readers.close();
     allocator.close();
   }
 

@@ -56,7 +56,7 @@ public final class Search {
       return w != null && b.name().maxTime() < w.time();
     };
     Waves.run(todo, gate, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         Found f = scan(r, q, ordered, top.worst());
         if (f == null) {
           scanned.incrementAndGet();

@@ -60,7 +60,7 @@ public final class TraceLookup {
     LongAdder rowsScanned = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> tooMany.get(), block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         TableView spans = Tables.get(r, Tables.SPANS);
         scanned.incrementAndGet();
         if (spans == null) {

@@ -64,7 +64,7 @@ public final class MetricNames {
     LongAdder inWindow = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         List<Entry> mine = scan(r, w, points, inWindow);
         synchronized (found) {
           found.addAll(mine);

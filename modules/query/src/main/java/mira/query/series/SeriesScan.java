@@ -74,7 +74,7 @@ public final class SeriesScan {
     LongAdder matched = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         SeriesSet e = new SeriesSet(q.maxSeries());
         SeriesSet s = new SeriesSet(q.maxSeries());
         long[] counts = new long[2];

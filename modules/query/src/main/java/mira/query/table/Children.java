@@ -25,11 +25,16 @@ public final class Children {
     if (!parent.present() || rows == 0 || parents == 0) {
       return parents == 0 ? NONE : new Children(new int[parents + 1], new int[0]);
     }
+    return selected == null ? all(parent, rows, parents) : some(parent, rows, parents, selected);
+  }
+
+  /** Every parent: a counting sort, two passes over the parent column. */
+  private static Children all(IntColumn parent, int rows, int parents) {
     int[] start = new int[parents + 1];
     int n = 0;
     for (int j = 0; j < rows; j++) {
       int p = parent.getInt(j);
-      if (p >= 0 && p < parents && (selected == null || selected[p])) {
+      if (p >= 0 && p < parents) {
         start[p + 1]++;
         n++;
       }
@@ -41,9 +46,45 @@ public final class Children {
     int[] out = new int[n];
     for (int j = 0; j < rows; j++) {
       int p = parent.getInt(j);
-      if (p >= 0 && p < parents && (selected == null || selected[p])) {
+      if (p >= 0 && p < parents) {
         out[start[p] + fill[p]++] = j;
       }
+    }
+    return new Children(start, out);
+  }
+
+  /**
+   * Selected parents: one pass over the parent column collects their rows, and the counting sort
+   * runs over those alone. Rendering a page reads a table of hundreds of thousands of rows for the
+   * attributes of a hundred records; a second pass over it was a tenth of such a query's time.
+   */
+  private static Children some(IntColumn parent, int rows, int parents, boolean[] selected) {
+    int[] found = new int[64];
+    int[] of = new int[64];
+    int n = 0;
+    for (int j = 0; j < rows; j++) {
+      int p = parent.getInt(j);
+      if (p >= 0 && p < parents && p < selected.length && selected[p]) {
+        if (n == found.length) {
+          found = java.util.Arrays.copyOf(found, n * 2);
+          of = java.util.Arrays.copyOf(of, n * 2);
+        }
+        found[n] = j;
+        of[n++] = p;
+      }
+    }
+    int[] start = new int[parents + 1];
+    for (int k = 0; k < n; k++) {
+      start[of[k] + 1]++;
+    }
+    for (int p = 0; p < parents; p++) {
+      start[p + 1] += start[p];
+    }
+    int[] cursor = java.util.Arrays.copyOf(start, parents);
+    int[] out = new int[n];
+    // Rows were found in table order, so placing them in that order keeps each parent's rows in it.
+    for (int k = 0; k < n; k++) {
+      out[cursor[of[k]]++] = found[k];
     }
     return new Children(start, out);
   }

@@ -46,6 +46,7 @@ import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
 import mira.query.scan.Engine;
 import mira.query.scan.FanOut;
+import mira.query.scan.Readers;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.SeriesScan;
@@ -75,8 +76,11 @@ class SidecarPruningTest {
   SidecarCache cache = new SidecarCache(SidecarCache.DEFAULT_MAX_BYTES, 0);
   final List<Path> blocks = new ArrayList<>();
 
+  final Readers readers = new Readers(allocator, 0, java.time.Duration.ZERO);
+
   @AfterEach
   void close() {
+    readers.close();
     allocator.close();
   }
 
@@ -85,7 +89,7 @@ class SidecarPruningTest {
   }
 
   Engine engine(Pruning pruning) {
-    return new Engine(data.toAbsolutePath(), allocator, pruning, new FanOut(0), OpenBlocks.NONE);
+    return new Engine(data.toAbsolutePath(), allocator, pruning, new FanOut(0), OpenBlocks.NONE, readers);
   }
 
   static AnyValue s(String v) {
