@@ -1,19 +1,42 @@
 package mira.query.table;
 
 /**
- * The rows of a child table grouped by parent id, for the parents a caller selected: a
- * compressed index (counting sort, two passes over the parent column, no per-row object). Rows
- * keep their table order within a parent, which is the order they arrived in.
+ * The rows of a child table grouped by parent id, for the parents a caller selected. Rows keep
+ * their table order within a parent, which is the order they arrived in.
+ *
+ * <p>Two forms. The writer appends children in parent order, so a parent column normally never
+ * decreases ({@link Monotone}, checked once per loaded column): then a parent's children are one
+ * run of rows, found by binary search, and selecting a few parents costs a few searches rather
+ * than a pass over a table of hundreds of thousands of rows. Otherwise, a compressed index built
+ * by a counting sort over the rows of the selected parents (no per-row object). Not thread-safe.
  */
 public final class Children {
   private static final Children NONE = new Children(new int[1], new int[0]);
 
   private final int[] start;
   private final int[] rows;
+  /** The sorted form: the parent column, its length, and which parents count. */
+  private final IntColumn parent;
+  private final int total;
+  private final boolean[] selected;
+  private int lastParent = -1;
+  private int lastFrom;
+  private int lastTo;
 
   private Children(int[] start, int[] rows) {
     this.start = start;
     this.rows = rows;
+    this.parent = null;
+    this.total = 0;
+    this.selected = null;
+  }
+
+  private Children(IntColumn parent, int total, boolean[] selected) {
+    this.start = null;
+    this.rows = null;
+    this.parent = parent;
+    this.total = total;
+    this.selected = selected;
   }
 
   /**
@@ -25,7 +48,11 @@ public final class Children {
     if (!parent.present() || rows == 0 || parents == 0) {
       return parents == 0 ? NONE : new Children(new int[parents + 1], new int[0]);
     }
-    return selected == null ? all(parent, rows, parents) : some(parent, rows, parents, selected);
+    if (selected == null) {
+      return all(parent, rows, parents);
+    }
+    return Monotone.nonDecreasing(parent, rows) ? new Children(parent, rows, selected)
+        : some(parent, rows, parents, selected);
   }
 
   /** Every parent: a counting sort, two passes over the parent column. */
@@ -90,11 +117,45 @@ public final class Children {
   }
 
   public int count(int parent) {
+    if (this.parent != null) {
+      return range(parent) ? lastTo - lastFrom : 0;
+    }
     return parent + 1 < start.length ? start[parent + 1] - start[parent] : 0;
   }
 
   /** The {@code k}-th child row of {@code parent}. */
   public int row(int parent, int k) {
+    if (this.parent != null) {
+      range(parent);
+      return lastFrom + k;
+    }
     return rows[start[parent] + k];
+  }
+
+  /** Finds the run of {@code p}'s rows (sorted form); false if {@code p} is not selected. */
+  private boolean range(int p) {
+    if (p < 0 || p >= selected.length || !selected[p]) {
+      return false;
+    }
+    if (p != lastParent) {
+      lastFrom = firstAtLeast(p);
+      lastTo = firstAtLeast(p + 1);
+      lastParent = p;
+    }
+    return true;
+  }
+
+  private int firstAtLeast(long p) {
+    int lo = 0;
+    int hi = total;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (parent.getInt(mid) < p) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 }
