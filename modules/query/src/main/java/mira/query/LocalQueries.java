@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
@@ -39,9 +43,12 @@ import org.apache.arrow.memory.RootAllocator;
  * {@link Readers#DEFAULT_MAX_OPEN} of them for {@link Readers#DEFAULT_IDLE} without use. So a
  * process should open a data directory once and share the instance.
  *
+ * <p>One daemon thread ({@code mira-query-housekeeping}) closes blocks left idle, removed or
+ * compacted (every 15 s) and drops cached sidecars of blocks retention removed (every minute).
+ *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
- * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to release
- * the Arrow allocator (a query still running fails).
+ * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to stop the
+ * housekeeping and release the Arrow allocator (a query still running fails).
  */
 public final class LocalQueries implements AutoCloseable {
   private final Path dataDir;
@@ -51,7 +58,14 @@ public final class LocalQueries implements AutoCloseable {
   private final Admission admission;
   private final LongSupplier clock;
   private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+  private final ScheduledExecutorService housekeeping;
   private volatile boolean closed;
+
+  private static final System.Logger LOG = System.getLogger(LocalQueries.class.getName());
+  /** How often idle, removed and compacted blocks are closed. */
+  static final Duration SWEEP_READERS = Duration.ofSeconds(15);
+  /** How often the sidecar cache is reconciled with the whole catalogue. */
+  static final Duration SWEEP_SIDECARS = Duration.ofMinutes(1);
 
   LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock,
       OpenBlocks openBlocks) {
@@ -61,6 +75,27 @@ public final class LocalQueries implements AutoCloseable {
     this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks, readers);
     this.admission = admission;
     this.clock = clock;
+    ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1,
+        r -> Thread.ofPlatform().daemon().name("mira-query-housekeeping").unstarted(r));
+    h.scheduleWithFixedDelay(() -> housekeep("closing idle blocks", readers::sweep),
+        SWEEP_READERS.toNanos(), SWEEP_READERS.toNanos(), TimeUnit.NANOSECONDS);
+    h.scheduleWithFixedDelay(() -> housekeep("reconciling the sidecar cache", () -> pruning.sweep(dataDir)),
+        SWEEP_SIDECARS.toNanos(), SWEEP_SIDECARS.toNanos(), TimeUnit.NANOSECONDS);
+    this.housekeeping = h;
+  }
+
+  /** A housekeeping step; a failure is logged and the step runs again next time. */
+  private static void housekeep(String what, Step step) {
+    try {
+      step.run();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, what + " failed: " + e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run() throws IOException;
   }
 
   /**
@@ -211,6 +246,13 @@ public final class LocalQueries implements AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       }
+    }
+    housekeeping.shutdownNow();
+    try {
+      // A sweep in progress closes blocks into the allocator, which must outlive it.
+      housekeeping.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     readers.close();
     allocator.close();

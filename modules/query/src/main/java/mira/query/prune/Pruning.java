@@ -42,6 +42,16 @@ public final class Pruning {
   }
 
   /**
+   * Reconciles the sidecar cache (if any) with the whole catalogue under {@code dataDir}: blocks
+   * retention removed leave it even if no query lists their window again.
+   */
+  public void sweep(java.nio.file.Path dataDir) throws java.io.IOException {
+    if (cache != null) {
+      cache.sweep(dataDir);
+    }
+  }
+
+  /**
    * The blocks of a listing to open, in listing order.
    *
    * @param blocks the blocks to open

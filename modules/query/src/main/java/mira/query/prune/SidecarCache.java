@@ -16,6 +16,7 @@ import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.block.read.BlockRef;
+import mira.block.read.Catalog;
 import mira.proto.wire.Signal;
 
 /**
@@ -32,7 +33,9 @@ import mira.proto.wire.Signal;
  *
  * <p>Bounded two ways: by bytes ({@code budget}; the least recently used blocks go first once it is
  * exceeded), and by the catalogue — a listing of a signal over a window tells which cached blocks in
- * that window no longer exist, and those are dropped ({@link #retain}).
+ * that window no longer exist, and those are dropped: the listing each query makes anyway, for its
+ * window ({@link #retain}), and a listing of everything, which the owner runs every minute or so
+ * ({@link #sweep}) so that blocks no query lists any more leave too.
  *
  * <p>Thread-safe. Indexes are immutable, so a query keeps using one it was handed even if its block
  * is evicted meanwhile.
@@ -128,6 +131,10 @@ public final class SidecarCache {
     if (now - then < retainEveryNs || !last.compareAndSet(then, now)) {
       return;
     }
+    dropUnlisted(signal, from, to, listed);
+  }
+
+  private void dropUnlisted(Signal signal, long from, long to, List<BlockRef> listed) {
     Set<Path> present = new HashSet<>(listed.size() * 2);
     for (BlockRef b : listed) {
       present.add(b.dir());
@@ -138,6 +145,20 @@ public final class SidecarCache {
           && !present.contains(r.dir())) {
         drop(e);
       }
+    }
+  }
+
+  /**
+   * Lists every signal's whole catalogue under {@code dataDir} and drops the cached blocks that are
+   * not in it. A readdir per partition; meant for a housekeeping thread, about once a minute.
+   */
+  public void sweep(Path dataDir) throws IOException {
+    for (Signal s : Signal.values()) {
+      if (entries.isEmpty()) {
+        return;
+      }
+      List<BlockRef> listed = Catalog.list(dataDir, s, Long.MIN_VALUE, Long.MAX_VALUE);
+      dropUnlisted(s, Long.MIN_VALUE, Long.MAX_VALUE, listed);
     }
   }
 

@@ -9,9 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import mira.block.cold.Compactor;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
@@ -36,10 +33,10 @@ import org.apache.arrow.memory.BufferAllocator;
  * <p>What a block costs while open: address space for its files (no heap; the pages are the page
  * cache's, and only the ones read are resident), and its files on disk even once unlinked — a
  * mapping keeps an unlinked file. So blocks are closed: least recently used first beyond
- * {@code maxOpen}; and by a sweep every few seconds, once idle for {@code idle}, or as soon as no
- * query holds them, when their directory is gone (retention) or they have gone cold since they
- * were opened (the compactor renamed new files over the mapped ones). A block a query still holds
- * closes when that query releases it.
+ * {@code maxOpen}; and by {@link #sweep}, which the owner runs every few seconds, once idle for
+ * {@code idle}, or as soon as no query holds them, when their directory is gone (retention) or they
+ * have gone cold since they were opened (the compactor renamed new files over the mapped ones). A
+ * block a query still holds closes when that query releases it.
  *
  * <p>Integrity: a table is verified when it is first loaded; while its block stays open, later
  * queries read the verified mapping without checking it again. Published files are never
@@ -61,15 +58,13 @@ public final class Readers implements AutoCloseable {
   private final long idleNanos;
   /** Open blocks by directory, least recently used first. Guarded by this. */
   private final LinkedHashMap<Path, Shared> open = new LinkedHashMap<>(16, 0.75f, true);
-  private final ScheduledExecutorService sweeper;
   private boolean closed;
   private long opened;
 
   /**
    * @param allocator parent of each open block's allocator; must outlive this
    * @param maxOpen blocks held open at most (0: close every block when its query releases it)
-   * @param idle how long a block no query uses stays open; checked every {@code idle / 2} (at
-   *     least every second) by a daemon thread
+   * @param idle how long a block no query uses stays open, as {@link #sweep} judges it
    */
   public Readers(BufferAllocator allocator, int maxOpen, Duration idle) {
     if (maxOpen < 0 || idle.isNegative()) {
@@ -78,12 +73,6 @@ public final class Readers implements AutoCloseable {
     this.allocator = allocator;
     this.maxOpen = maxOpen;
     this.idleNanos = idle.toNanos();
-    ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1,
-        r -> Thread.ofPlatform().daemon().name("mira-readers-sweep").unstarted(r));
-    s.setRemoveOnCancelPolicy(true);
-    long period = Math.max(Duration.ofSeconds(1).toNanos(), idleNanos / 2);
-    s.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.NANOSECONDS);
-    this.sweeper = s;
   }
 
   /** One open block, shared by the queries reading it. */
@@ -179,12 +168,14 @@ public final class Readers implements AutoCloseable {
       }
       open.clear();
     }
-    sweeper.shutdownNow();
     closeAll(toClose);
   }
 
-  /** Closes the blocks that are idle, gone or gone cold. Runs on the sweeper thread. */
-  void sweep() {
+  /**
+   * Closes the blocks that are idle, gone or gone cold (one stat or two per open block, outside the
+   * lock). Meant to run every {@code idle / 2} or so on a housekeeping thread.
+   */
+  public void sweep() {
     List<Shared> candidates;
     synchronized (this) {
       candidates = new ArrayList<>(open.values());

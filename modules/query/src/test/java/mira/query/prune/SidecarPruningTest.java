@@ -414,6 +414,24 @@ class SidecarPruningTest {
   }
 
   @Test
+  void aSweepOfTheWholeCatalogueDropsRemovedBlocksNoQueryListsAnyMore() throws Exception {
+    publishLogs();
+    cache = new SidecarCache(SidecarCache.DEFAULT_MAX_BYTES);
+    search(Signal.LOGS, eq("request.id", Scalar.string("x")));
+    assertThat(cache.blocks()).isEqualTo(BLOCKS);
+    Path gone = blocks.get(0);
+    try (var files = Files.list(gone)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(gone);
+    cache.sweep(data);
+    assertThat(cache.holds(gone)).isFalse();
+    assertThat(cache.blocks()).isEqualTo(BLOCKS - 1);
+  }
+
+  @Test
   void theCacheStaysWithinItsBudgetAndAnswersTheSame() throws Exception {
     publishLogs();
     long one = Files.size(blocks.get(0).resolve(AttrIndex.FILE)) + 256;
