@@ -33,10 +33,11 @@ import org.apache.arrow.memory.BufferAllocator;
  * <p>What a block costs while open: address space for its files (no heap; the pages are the page
  * cache's, and only the ones read are resident), and its files on disk even once unlinked — a
  * mapping keeps an unlinked file. So blocks are closed: least recently used first beyond
- * {@code maxOpen}; and by {@link #sweep}, which the owner runs every few seconds, once idle for
- * {@code idle}, or as soon as no query holds them, when their directory is gone (retention) or they
- * have gone cold since they were opened (the compactor renamed new files over the mapped ones). A
- * block a query still holds closes when that query releases it.
+ * {@code maxOpen}; a block of the cold tier (its tables are inflated into memory, not mapped) as
+ * soon as no query holds it; and by {@link #sweep}, which the owner runs every few seconds, once
+ * idle for {@code idle}, or as soon as no query holds them, when their directory is gone
+ * (retention) or they have gone cold since they were opened (the compactor renamed new files over
+ * the mapped ones). A block a query still holds closes when that query releases it.
  *
  * <p>Integrity: a table is verified when it is first loaded; while its block stays open, later
  * queries read the verified mapping without checking it again. Published files are never
@@ -220,7 +221,9 @@ public final class Readers implements AutoCloseable {
       if (s.evicted && s.leases == 0 && !s.closed) {
         s.closed = true;
         close = true;
-      } else if (maxOpen == 0 && s.leases == 0) {
+      } else if ((maxOpen == 0 || s.coldWhenOpened) && s.leases == 0) {
+        // A cold block's tables are inflated into memory on load: kept open, 64 of them could hold
+        // gigabytes. It is read as before, opened for each query that needs it.
         open.remove(s.ref.dir(), s);
         s.evicted = true;
         s.closed = true;

@@ -143,6 +143,19 @@ class ReadersTest {
   }
 
   @Test
+  void aColdBlockIsClosedAsSoonAsNoQueryHoldsIt() throws Exception {
+    BlockRef cold = publish(1);
+    Files.createFile(cold.dir().resolve(Compactor.MARKER));
+    try (Readers readers = new Readers(allocator, 8, Duration.ofHours(1))) {
+      try (BlockReader r = readers.open(cold)) {
+        assertThat(rows(r)).isEqualTo(3);
+        assertThat(readers.openBlocks()).isEqualTo(1);
+      }
+      assertThat(readers.openBlocks()).as("its tables would be inflated in memory").isZero();
+    }
+  }
+
+  @Test
   void manyQueriesShareBlocksFromManyThreads() throws Exception {
     List<BlockRef> blocks = new ArrayList<>();
     for (int i = 1; i <= 6; i++) {
