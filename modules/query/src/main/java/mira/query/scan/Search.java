@@ -15,12 +15,12 @@ import mira.query.Refused;
 import mira.query.Row;
 import mira.query.SearchResult;
 import mira.query.Stats;
-import mira.query.prune.Probe;
-import mira.query.prune.Pruning;
 import mira.query.doc.Cursor;
 import mira.query.doc.RootField;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.render.LogRows;
 import mira.query.render.SpanRows;
 
