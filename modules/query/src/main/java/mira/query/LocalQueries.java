@@ -4,17 +4,23 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Window;
+import mira.query.prune.Pruning;
+import mira.query.prune.SidecarCache;
 import mira.query.scan.Admission;
 import mira.query.scan.Engine;
 import mira.query.scan.FanOut;
-import mira.query.scan.Pruning;
+import mira.query.scan.Readers;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.MetricNames;
@@ -31,25 +37,65 @@ import org.apache.arrow.memory.RootAllocator;
  * <p>Read-only: nothing here writes to the directory, and blocks are immutable once published, so
  * any number of readers (in this or other processes) may share a directory with a writing server.
  *
+ * <p>Blocks are pruned by their sidecar indexes before they are opened; each index is read once and
+ * kept in a {@link SidecarCache} owned by this instance (an eighth of the heap at most, 256 MiB by
+ * default). Blocks that are read stay open (mapped and verified) between queries, up to
+ * {@link Readers#DEFAULT_MAX_OPEN} of them for {@link Readers#DEFAULT_IDLE} without use. So a
+ * process should open a data directory once and share the instance.
+ *
+ * <p>One daemon thread ({@code mira-query-housekeeping}) closes blocks left idle, removed or
+ * compacted (every 15 s) and drops cached sidecars of blocks retention removed (every minute).
+ *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
- * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to release
- * the Arrow allocator (a query still running fails).
+ * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to stop the
+ * housekeeping and release the Arrow allocator (a query still running fails).
  */
 public final class LocalQueries implements AutoCloseable {
   private final Path dataDir;
   private final BufferAllocator allocator;
+  private final Readers readers;
   private final Engine engine;
   private final Admission admission;
   private final LongSupplier clock;
   private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+  private final ScheduledExecutorService housekeeping;
   private volatile boolean closed;
 
-  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock, OpenBlocks openBlocks) {
+  private static final System.Logger LOG = System.getLogger(LocalQueries.class.getName());
+  /** How often idle, removed and compacted blocks are closed. */
+  static final Duration SWEEP_READERS = Duration.ofSeconds(15);
+  /** How often the sidecar cache is reconciled with the whole catalogue. */
+  static final Duration SWEEP_SIDECARS = Duration.ofMinutes(1);
+
+  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock,
+      OpenBlocks openBlocks) {
     this.dataDir = dataDir;
     this.allocator = new RootAllocator();
-    this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks);
+    this.readers = new Readers(allocator, Readers.DEFAULT_MAX_OPEN, Readers.DEFAULT_IDLE);
+    this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks, readers);
     this.admission = admission;
     this.clock = clock;
+    ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1,
+        r -> Thread.ofPlatform().daemon().name("mira-query-housekeeping").unstarted(r));
+    h.scheduleWithFixedDelay(() -> housekeep("closing idle blocks", readers::sweep),
+        SWEEP_READERS.toNanos(), SWEEP_READERS.toNanos(), TimeUnit.NANOSECONDS);
+    h.scheduleWithFixedDelay(() -> housekeep("reconciling the sidecar cache", () -> pruning.sweep(dataDir)),
+        SWEEP_SIDECARS.toNanos(), SWEEP_SIDECARS.toNanos(), TimeUnit.NANOSECONDS);
+    this.housekeeping = h;
+  }
+
+  /** A housekeeping step; a failure is logged and the step runs again next time. */
+  private static void housekeep(String what, Step step) {
+    try {
+      step.run();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, what + " failed: " + e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run() throws IOException;
   }
 
   /**
@@ -86,7 +132,14 @@ public final class LocalQueries implements AutoCloseable {
       throw Files.exists(dir) ? new NotDirectoryException(dir.toString())
           : new java.nio.file.NoSuchFileException(dir.toString(), null, "no such data directory");
     }
-    return new LocalQueries(dir, Pruning.defaults(), FanOut.shared(), Admission.shared(), clock, openBlocks);
+    return new LocalQueries(dir, Pruning.withSidecars(SidecarCache.forThisHeap()), FanOut.shared(), Admission.shared(),
+        clock, openBlocks);
+  }
+
+  /** As {@link #open(Path, LongSupplier)}, pruning by {@code pruning} (tests compare it on and off). */
+  static LocalQueries open(Path dataDir, LongSupplier clock, Pruning pruning) {
+    return new LocalQueries(dataDir.toAbsolutePath().normalize(), pruning, FanOut.shared(), Admission.shared(), clock,
+        OpenBlocks.NONE);
   }
 
   public Path dataDir() {
@@ -179,8 +232,8 @@ public final class LocalQueries implements AutoCloseable {
   }
 
   /**
-   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then releases the
-   * allocator (which fails loudly if a query leaked Arrow memory).
+   * Refuses new queries, waits up to {@link #CLOSE_WAIT_MS} ms for running ones, then closes the
+   * blocks held open and releases the allocator (which fails loudly if a query leaked Arrow memory).
    */
   @Override
   public void close() {
@@ -194,6 +247,14 @@ public final class LocalQueries implements AutoCloseable {
         break;
       }
     }
+    housekeeping.shutdownNow();
+    try {
+      // A sweep in progress closes blocks into the allocator, which must outlive it.
+      housekeeping.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    readers.close();
     allocator.close();
   }
 

@@ -4,10 +4,13 @@ package mira.query;
  * What a read cost.
  *
  * @param blocksTotal blocks of the signal whose name overlaps the window
- * @param blocksScanned blocks opened (neither pruned by name nor skipped once the page was full)
+ * @param blocksPruned blocks left unopened because their name (against the cursor) or a sidecar
+ *     index showed they could not hold a matching row
+ * @param blocksScanned blocks opened and read (neither pruned, nor skipped once the page was full,
+ *     nor refused as damaged)
  * @param rowsScanned root rows in the scanned blocks (for series: data points)
  * @param rowsMatched rows of the scanned blocks that satisfy the document (for series: points kept
  *     or dropped by the caps)
  * @param tookMs wall time in milliseconds
  */
-public record Stats(int blocksTotal, int blocksScanned, long rowsScanned, long rowsMatched, long tookMs) {}
+public record Stats(int blocksTotal, int blocksPruned, int blocksScanned, long rowsScanned, long rowsMatched, long tookMs) {}

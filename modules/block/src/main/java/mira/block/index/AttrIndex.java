@@ -211,50 +211,91 @@ public final class AttrIndex {
    *   <li>a boolean, whatever the case of {@code true}/{@code false} in {@code text}.
    * </ul>
    *
-   * Always true when the index is unknown.
+   * Always true when the index is unknown. The same as {@code mightContain(key(key, text))}; a
+   * caller probing many blocks with one term builds the {@link Key} once.
    *
    * @param key the attribute key, exactly as stored
    * @param text the term's value as text (its canonical text for a typed scalar)
    */
   public boolean mightContain(String key, String text) {
+    return bloom == null || mightContain(key(key, text));
+  }
+
+  /** {@link #mightContain(String, String)} for a probe built by {@link #key}. */
+  public boolean mightContain(Key k) {
     if (bloom == null) {
       return true;
     }
-    byte[] k = key.getBytes(StandardCharsets.UTF_8);
-    long hk = Hashing.bytes(k, 0, k.length, SEED_KEY);
-    if (probe(hk, text)) {
+    if (bloom.mightContain(k.text, h2(k.text))) {
       return true;
     }
+    if (k.numeric && hasDouble) {
+      return true;
+    }
+    if (k.huge) {
+      return true;
+    }
+    return k.hasAlternative && bloom.mightContain(k.alternative, h2(k.alternative));
+  }
+
+  /**
+   * The hashes an equality probe on ({@code key}, {@code text}) looks up, computed once: the text
+   * as given, and the one other spelling a stored value it selects may have been indexed under (a
+   * number's decimal integer form, or a boolean in lower case). Independent of any block's filter
+   * size, so one key serves every block. Immutable.
+   */
+  public static final class Key {
+    private final long text;
+    private final boolean numeric;
+    private final boolean huge;
+    private final boolean hasAlternative;
+    private final long alternative;
+
+    private Key(long text, boolean numeric, boolean huge, boolean hasAlternative, long alternative) {
+      this.text = text;
+      this.numeric = numeric;
+      this.huge = huge;
+      this.hasAlternative = hasAlternative;
+      this.alternative = alternative;
+    }
+  }
+
+  /** The probe for an equality term on attribute {@code key} with value text {@code text}. */
+  public static Key key(String key, String text) {
+    byte[] k = key.getBytes(StandardCharsets.UTF_8);
+    long hk = Hashing.bytes(k, 0, k.length, SEED_KEY);
+    long h = hash(hk, text);
     NumericText num = new NumericText();
     int kind = num.parse(text);
     double d;
     if (kind == NumericText.LONG) {
-      return hasDouble || probe(hk, Long.toString(num.longValue()));
+      return new Key(h, true, false, true, hash(hk, Long.toString(num.longValue())));
     } else if (kind == NumericText.DOUBLE) {
       d = num.doubleValue();
     } else {
       try {
         d = Double.parseDouble(text);
       } catch (NumberFormatException e) {
-        return isBoolText(text) && probe(hk, text.toLowerCase(Locale.ROOT));
+        return isBoolText(text) ? new Key(h, false, false, true, hash(hk, text.toLowerCase(Locale.ROOT)))
+            : new Key(h, false, false, false, 0);
       }
     }
-    if (hasDouble) {
-      return true;
-    }
     if (Double.isNaN(d) || Double.isInfinite(d)) {
-      return false;
+      // Only a double can equal these, and HAS_DOUBLE covers that.
+      return new Key(h, true, false, false, 0);
     }
     if (Math.abs(d) >= TWO_53) {
-      return true;
+      return new Key(h, true, true, false, 0);
     }
-    return d == Math.rint(d) && probe(hk, Long.toString((long) d));
+    if (d == Math.rint(d)) {
+      return new Key(h, true, false, true, hash(hk, Long.toString((long) d)));
+    }
+    return new Key(h, true, false, false, 0);
   }
 
-  private boolean probe(long hk, String text) {
+  private static long hash(long hk, String text) {
     byte[] t = text.getBytes(StandardCharsets.UTF_8);
-    long h = Hashing.bytes(t, 0, t.length, hk);
-    return bloom.mightContain(h, h2(h));
+    return Hashing.bytes(t, 0, t.length, hk);
   }
 
   private static boolean isBoolText(String text) {

@@ -3,6 +3,7 @@ package mira.query.match;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import mira.block.table.CanonicalText;
+import mira.block.table.NumericText;
 import mira.query.doc.Op;
 import mira.query.doc.Scalar;
 
@@ -15,8 +16,9 @@ import mira.query.doc.Scalar;
  *       value's canonical text ({@link CanonicalText}) with the query's, so {@code "200"} finds a
  *       stored 200 and {@code 200} finds a stored {@code "200"} (but not {@code "200.0"}).
  *   <li>gt/gte/lt/lte: a stored string against a quoted query is a text comparison (code point
- *       order); against an unquoted number the string is read as a number, and if it is not one
- *       the comparison falls back to text. A stored number against a quoted query reads the query
+ *       order); against an unquoted number the string is read as a number by {@link NumericText}
+ *       — the grammar {@code zone.idx} was built with, so the index and the scan read every
+ *       string alike — and if it is not one the comparison falls back to text. A stored number against a quoted query reads the query
  *       as a number (no match if it is not one). Booleans, bytes, arrays, kvlists and empty values
  *       never order.
  *   <li>contains: the stored scalar's canonical text contains the query's canonical text.
@@ -36,7 +38,7 @@ public final class ValueMatcher {
   private final double qDouble;
   /** A quoted query that is the canonical text of a long: eq against stored integers. */
   private final boolean qCanonLong;
-  private final Numbers.Parsed scratch = new Numbers.Parsed();
+  private final NumericText scratch = new NumericText();
 
   public ValueMatcher(Op op, Scalar q) {
     this.op = op;
@@ -58,12 +60,13 @@ public final class ValueMatcher {
         qCanonLong = false;
       }
       case STRING -> {
-        Numbers.Parsed p = new Numbers.Parsed();
-        qNumeric = Numbers.parse(qText, 0, qText.length, p);
-        qIsLong = qNumeric && p.isLong;
-        qLong = p.l;
-        qDouble = p.isLong ? p.l : p.d;
-        qCanonLong = qIsLong && Long.toString(p.l).equals(q.text());
+        NumericText p = new NumericText();
+        int kind = p.parse(qText, 0, qText.length);
+        qNumeric = kind != NumericText.NONE;
+        qIsLong = kind == NumericText.LONG;
+        qLong = qIsLong ? p.longValue() : 0;
+        qDouble = qIsLong ? p.longValue() : kind == NumericText.DOUBLE ? p.doubleValue() : 0;
+        qCanonLong = qIsLong && Long.toString(qLong).equals(q.text());
       }
       default -> {
         qNumeric = false;
@@ -89,9 +92,12 @@ public final class ValueMatcher {
       case EXISTS:
         return true;
       default:
-        if (q.kind() != Scalar.Kind.STRING && Numbers.parse(b, off, len, scratch)) {
-          int c = scratch.isLong ? compareToQuery(scratch.l) : compareToQuery(scratch.d);
-          return c != Numbers.UNORDERED && op.accepts(c);
+        if (q.kind() != Scalar.Kind.STRING) {
+          int kind = scratch.parse(b, off, len);
+          if (kind != NumericText.NONE) {
+            int c = kind == NumericText.LONG ? compareToQuery(scratch.longValue()) : compareToQuery(scratch.doubleValue());
+            return c != Numbers.UNORDERED && op.accepts(c);
+          }
         }
         return op.accepts(Bytes.compare(b, off, len, qText));
     }

@@ -51,6 +51,7 @@ public final class Envelope {
   public static void stats(JsonGenerator g, Stats s) throws IOException {
     g.writeObjectFieldStart("stats");
     g.writeNumberField("blocks_total", s.blocksTotal());
+    g.writeNumberField("blocks_pruned", s.blocksPruned());
     g.writeNumberField("blocks_scanned", s.blocksScanned());
     g.writeStringField("rows_scanned", Long.toString(s.rowsScanned()));
     g.writeStringField("rows_matched", Long.toString(s.rowsMatched()));

@@ -158,15 +158,19 @@ final class RowFilter {
     }
     IntColumn resId = IntColumn.of(root.column("resource_id"));
     IntColumn scopeId = IntColumn.of(root.column("scope_id"));
+    // Resources and scopes number in the tens: when none matched (the usual case for a record-level
+    // key), the row's own mark decides and their id columns are not read at all.
+    boolean anyRes = anyTrue(res);
+    boolean anyScope = anyTrue(scope);
     int out = 0;
     for (int k = 0; k < m; k++) {
       int i = cand[k];
       boolean h = hit[i];
-      if (!h) {
+      if (!h && anyRes) {
         int r = resId.getInt(i);
         h = r < res.length && res[r];
       }
-      if (!h) {
+      if (!h && anyScope) {
         int s = scopeId.getInt(i);
         h = s < scope.length && scope[s];
       }
@@ -175,6 +179,15 @@ final class RowFilter {
       }
     }
     return out;
+  }
+
+  private static boolean anyTrue(boolean[] marks) {
+    for (boolean b : marks) {
+      if (b) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Marks spans whose event (or link) has a matching attribute; false if none has the key. */

@@ -19,6 +19,8 @@ import mira.query.doc.Cursor;
 import mira.query.doc.RootField;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.render.LogRows;
 import mira.query.render.SpanRows;
 
@@ -40,12 +42,8 @@ public final class Search {
     Sources sources = engine.sources(q.signal(), q.from(), q.to());
     List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(q.signal(), q.from(), q.to(), q.after(), traceId(q), q.where());
-    List<BlockRef> todo = new ArrayList<>();
-    for (BlockRef b : listed) {
-      if (engine.pruning().mayHold(b, probe)) {
-        todo.add(b);
-      }
-    }
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    List<BlockRef> todo = selected.blocks();
     List<Term> ordered = order(q.where());
     TopK top = new TopK(q.limit());
     AtomicInteger scanned = new AtomicInteger();
@@ -58,7 +56,7 @@ public final class Search {
       return w != null && b.name().maxTime() < w.time();
     };
     Waves.run(todo, gate, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         Found f = scan(r, q, ordered, top.worst());
         if (f == null) {
           scanned.incrementAndGet();
@@ -90,7 +88,7 @@ public final class Search {
       TopK.Entry last = best[best.length - 1];
       next = new Cursor(last.time(), last.node(), last.seq(), last.row()).encode();
     }
-    Stats stats = new Stats(listed.size(), scanned.get(), rowsScanned.sum(), rowsMatched.sum(),
+    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), rowsScanned.sum(), rowsMatched.sum(),
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
@@ -154,10 +152,14 @@ public final class Search {
     return out;
   }
 
-  /** The trace id an eq term on trace_id pins, for a trace.idx probe; null if none. */
+  /**
+   * The trace id an eq term on trace_id pins, for a trace.idx probe; null if none. (Terms are
+   * all required, so any one of several such terms will do.)
+   */
   private static byte[] traceId(SearchQuery q) {
     for (Term t : q.where()) {
-      if (t instanceof Term.Field f && f.field() == RootField.TRACE_ID && f.op() == mira.query.doc.Op.EQ) {
+      if (t instanceof Term.Field f && f.field() == RootField.TRACE_ID && f.op() == mira.query.doc.Op.EQ
+          && f.value().text().length() == 32) {
         return java.util.HexFormat.of().parseHex(f.value().text().toLowerCase(java.util.Locale.ROOT));
       }
     }

@@ -52,9 +52,17 @@ public record Sources(List<BlockRef> refs, Map<Path, Snapshot> open) {
     return ((long) r.name().node() << 40) ^ r.name().seq();
   }
 
-  /** Opens {@code block}, published or open; the caller closes the reader. */
-  public BlockReader open(BlockRef block, BufferAllocator allocator) {
+  /** True if {@code block} is a snapshot of an open block (it has no files, so no sidecars). */
+  public boolean isSnapshot(BlockRef block) {
+    return !open.isEmpty() && open.containsKey(block.dir());
+  }
+
+  /**
+   * Opens {@code block}: a snapshot into {@code allocator}, a published block through
+   * {@code readers}. The caller closes the reader.
+   */
+  public BlockReader open(BlockRef block, BufferAllocator allocator, Readers readers) {
     Snapshot s = open.get(block.dir());
-    return s != null ? new MemoryBlockReader(s, allocator) : Readers.open(block, allocator);
+    return s != null ? new MemoryBlockReader(s, allocator) : readers.open(block);
   }
 }

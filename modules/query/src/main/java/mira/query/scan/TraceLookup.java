@@ -19,6 +19,8 @@ import mira.query.QueryException;
 import mira.query.Refused;
 import mira.query.Stats;
 import mira.query.TraceResult;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.render.SpanRows;
 import mira.query.table.IdColumn;
 import mira.query.table.IntColumn;
@@ -27,7 +29,7 @@ import mira.query.table.Tables;
 /**
  * Every span of one trace across all of retention: a trace has no useful time bound (an id from
  * yesterday's log line is as valid as one from a minute ago), so every traces block is a
- * candidate and only the pruning steps (the trace.idx probe, once it exists) narrow them. A trace
+ * candidate and the trace.idx probe (in {@link mira.query.prune.Pruning}) narrows them. A trace
  * is answered whole or not at all: past {@link #MAX_SPANS} spans the lookup fails and names the
  * paged alternative.
  */
@@ -48,12 +50,8 @@ public final class TraceLookup {
     Sources sources = engine.sources(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE);
     List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE, null, id, List.of());
-    List<BlockRef> todo = new ArrayList<>();
-    for (BlockRef b : listed) {
-      if (engine.pruning().mayHold(b, probe)) {
-        todo.add(b);
-      }
-    }
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    List<BlockRef> todo = selected.blocks();
     record Span(long start, String spanId, int node, long seq, int row, byte[] json) {}
     List<Span> found = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger total = new AtomicInteger();
@@ -62,7 +60,7 @@ public final class TraceLookup {
     LongAdder rowsScanned = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> tooMany.get(), block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         TableView spans = Tables.get(r, Tables.SPANS);
         scanned.incrementAndGet();
         if (spans == null) {
@@ -114,7 +112,7 @@ public final class TraceLookup {
     }
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort(Comparator.comparing(Refused::block));
-    Stats stats = new Stats(listed.size(), scanned.get(), rowsScanned.sum(), spans.size(),
+    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), rowsScanned.sum(), spans.size(),
         (System.nanoTime() - started) / 1_000_000);
     return new TraceResult(hex, json, stats, ref);
   }

@@ -17,12 +17,13 @@ import mira.proto.wire.Signal;
 import mira.query.Refused;
 import mira.query.Stats;
 import mira.query.doc.Window;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.render.Envelope;
 import mira.query.render.Json;
-import mira.query.scan.Sources;
 import mira.query.scan.Engine;
-import mira.query.scan.Probe;
 import mira.query.scan.Readers;
+import mira.query.scan.Sources;
 import mira.query.scan.Waves;
 import mira.query.table.IntColumn;
 import mira.query.table.Tables;
@@ -55,19 +56,15 @@ public final class MetricNames {
     Sources sources = engine.sources(Signal.METRICS, w.from(), w.to());
     List<BlockRef> listed = sources.refs();
     Probe probe = new Probe(Signal.METRICS, w.from(), w.to(), null, null, List.of());
-    List<BlockRef> todo = new ArrayList<>();
-    for (BlockRef b : listed) {
-      if (engine.pruning().mayHold(b, probe)) {
-        todo.add(b);
-      }
-    }
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    List<BlockRef> todo = selected.blocks();
     TreeSet<Entry> found = new TreeSet<>();
     AtomicInteger scanned = new AtomicInteger();
     LongAdder points = new LongAdder();
     LongAdder inWindow = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         List<Entry> mine = scan(r, w, points, inWindow);
         synchronized (found) {
           found.addAll(mine);
@@ -77,7 +74,7 @@ public final class MetricNames {
         refused.add(new Refused(engine.name(block), e.getMessage()));
       }
     }, engine.fanOut());
-    Stats stats = new Stats(listed.size(), scanned.get(), points.sum(), inWindow.sum(),
+    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), points.sum(), inWindow.sum(),
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));

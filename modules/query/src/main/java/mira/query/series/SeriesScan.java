@@ -21,13 +21,14 @@ import mira.query.doc.Op;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Term;
 import mira.query.match.ValueMatcher;
+import mira.query.prune.Probe;
+import mira.query.prune.Pruning;
 import mira.query.render.AttrMap;
 import mira.query.render.Envelope;
 import mira.query.render.Json;
-import mira.query.scan.Sources;
 import mira.query.scan.Engine;
-import mira.query.scan.Probe;
 import mira.query.scan.Readers;
+import mira.query.scan.Sources;
 import mira.query.scan.Waves;
 import mira.query.table.AttrTable;
 import mira.query.table.IdColumn;
@@ -64,12 +65,8 @@ public final class SeriesScan {
     List<BlockRef> listed = sources.refs();
     List<Term> terms = new ArrayList<>(q.where());
     Probe probe = new Probe(Signal.METRICS, q.from(), q.to(), null, null, terms);
-    List<BlockRef> todo = new ArrayList<>();
-    for (BlockRef b : listed) {
-      if (engine.pruning().mayHold(b, probe)) {
-        todo.add(b);
-      }
-    }
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    List<BlockRef> todo = selected.blocks();
     SeriesSet exact = new SeriesSet(q.maxSeries());
     SeriesSet suffix = new SeriesSet(q.maxSeries());
     AtomicInteger scanned = new AtomicInteger();
@@ -77,7 +74,7 @@ public final class SeriesScan {
     LongAdder matched = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> false, block -> {
-      try (BlockReader r = sources.open(block, engine.allocator())) {
+      try (BlockReader r = engine.open(sources, block)) {
         SeriesSet e = new SeriesSet(q.maxSeries());
         SeriesSet s = new SeriesSet(q.maxSeries());
         long[] counts = new long[2];
@@ -95,7 +92,7 @@ public final class SeriesScan {
     }, engine.fanOut());
     // Exact match first: a metric really called foo.count keeps its own name.
     SeriesSet chosen = exact.isEmpty() ? suffix : exact;
-    Stats stats = new Stats(listed.size(), scanned.get(), points.sum(), matched.sum(),
+    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), points.sum(), matched.sum(),
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
@@ -141,6 +138,7 @@ public final class SeriesScan {
       g.writeEndArray();
       g.writeObjectFieldStart("stats");
       g.writeNumberField("blocks_total", stats.blocksTotal());
+      g.writeNumberField("blocks_pruned", stats.blocksPruned());
       g.writeNumberField("blocks_scanned", stats.blocksScanned());
       g.writeStringField("points_scanned", Long.toString(stats.rowsScanned()));
       g.writeStringField("points_matched", Long.toString(stats.rowsMatched()));

@@ -2,6 +2,7 @@ package mira.query.table;
 
 import mira.block.read.TableView;
 import mira.block.table.Attributes;
+import mira.query.doc.Op;
 import mira.query.match.ValueMatcher;
 
 /**
@@ -94,6 +95,9 @@ public final class AttrTable {
     if (keys == null) {
       return false;
     }
+    // Equality on a stored string is byte equality with the query's text (ValueMatcher.str), which
+    // is decided in place: most rows differ in the first byte or the length, and are not copied.
+    byte[] eqText = m.op() == Op.EQ ? m.text() : null;
     for (int j = 0; j < rows; j++) {
       if (!keys[key.index(j)]) {
         continue;
@@ -102,7 +106,8 @@ public final class AttrTable {
       if (p < 0 || p >= marks.length || marks[p]) {
         continue;
       }
-      if (matches(j, m, s)) {
+      boolean hit = eqText != null && type.getInt(j) == Attributes.TYPE_STR ? str.equalsAt(j, eqText) : matches(j, m, s);
+      if (hit) {
         marks[p] = true;
       }
     }

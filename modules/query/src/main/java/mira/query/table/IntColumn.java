@@ -15,9 +15,11 @@ public final class IntColumn {
   private final boolean signed;
   private final Nulls nulls;
   private final boolean present;
+  private final FieldVector vector;
 
   private IntColumn(FieldVector v) {
     this.present = v != null;
+    this.vector = v;
     this.data = v == null ? null : v.getDataBuffer();
     int w = 8;
     boolean s = true;
@@ -36,6 +38,11 @@ public final class IntColumn {
 
   public boolean present() {
     return present;
+  }
+
+  /** The vector read, or null if the column is absent. */
+  public FieldVector vector() {
+    return vector;
   }
 
   public boolean isNull(int i) {

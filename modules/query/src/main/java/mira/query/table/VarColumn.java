@@ -38,6 +38,20 @@ public final class VarColumn {
     return offsets.getInt((long) (i + 1) * 4) - offsets.getInt((long) i * 4);
   }
 
+  /** True if row {@code i}'s bytes are exactly {@code b}, compared in place (no copy). */
+  public boolean equalsAt(int i, byte[] b) {
+    int start = start(i);
+    if (offsets.getInt((long) (i + 1) * 4) - start != b.length) {
+      return false;
+    }
+    for (int k = 0; k < b.length; k++) {
+      if (data.getByte(start + k) != b[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Copies row {@code i}'s bytes into {@code s} (grown if needed) and returns their length.
    */

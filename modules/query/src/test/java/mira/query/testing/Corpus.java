@@ -72,6 +72,9 @@ public final class Corpus {
         i(200), str("200"), i(500), str("500"), d(200.0), d(0.5), str("0.5"), str("200.0"), str("abc"),
         str("x200y"), str("é"), i(-3), d(-0.0), d(1e300), d(Double.NaN), str("1000"), str("99"), str("-5"),
         i(1000), d(99.5), str("abd"),
+        // Numbers spelt as text the way the zone index reads them (a sign, a bare fraction, a trailing
+        // point), and 1 in every type: int, double, text.
+        str("+200"), str(".5"), str("5."), str("007"), i(1), d(1.0), str("1"), str("1.0"),
         AnyValue.newBuilder().setBoolValue(true).build(), str("true"),
         AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(new byte[] {1, 2, 3})).build(), str("AQID"),
         AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder().addValues(str("abc")).addValues(i(7))).build(),

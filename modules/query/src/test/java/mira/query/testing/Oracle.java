@@ -171,9 +171,13 @@ public final class Oracle {
     return q.kind() == Scalar.Kind.INT ? (Object) q.longValue() : (Object) q.doubleValue();
   }
 
-  private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+  /**
+   * The number grammar of docs/api.md: an optional sign, then digits with an optional fraction
+   * (which may be empty) or a fraction alone, then an optional exponent.
+   */
+  private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
 
-  /** JSON number syntax as a Long (integral and in range) or a Double; null if not a number. */
+  /** A number by that grammar as a Long (no fraction or exponent, in range) or a Double; null if not a number. */
   static Object number(String s) {
     if (!NUMBER.matcher(s).matches()) {
       return null;

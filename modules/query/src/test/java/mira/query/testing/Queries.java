@@ -32,7 +32,9 @@ public final class Queries {
         Scalar.string("0.5"), Scalar.string("abc"), Scalar.string("a"), Scalar.dbl(200.0), Scalar.integer(-3),
         Scalar.string("x"), Scalar.string("AQID"), Scalar.string("1e300"), Scalar.dbl(1e300), Scalar.string("é"),
         Scalar.string(""), Scalar.string("-0"), Scalar.dbl(-0.0), Scalar.string("true"), Scalar.integer(0),
-        Scalar.integer(400), Scalar.string("400"), Scalar.dbl(99.9), Scalar.string("abcd"));
+        Scalar.integer(400), Scalar.string("400"), Scalar.dbl(99.9), Scalar.string("abcd"), Scalar.integer(1),
+        Scalar.dbl(1.0), Scalar.string("1"), Scalar.string("1.0"), Scalar.integer(5), Scalar.string("+200"),
+        Scalar.dbl(0.4));
   }
 
   static Arbitrary<Term> attr() {

@@ -1,4 +1,4 @@
-package mira.query.scan;
+package mira.query.prune;
 
 import java.util.List;
 import mira.proto.wire.Signal;
