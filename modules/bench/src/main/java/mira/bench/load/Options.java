@@ -26,6 +26,8 @@ final class Options {
         --mix W                signal weights (default logs=1,traces=1,metrics=0.1)
         --seed N               generator seed (default 1)
         --warmup DURATION      send load for this long first, unmeasured (JIT, page cache, pools)
+        --rate N               records per second in all, paced: exports start on a fixed schedule
+                               (open loop) instead of as soon as the last one was answered
         --gzip                 compress exports (gRPC message compression, HTTP Content-Encoding)
         --incident A-B         the incident window as fractions of the run (default 0.4-0.6; off)
         --pid PID              the server process: CPU-seconds and memory from /proc/PID
@@ -55,6 +57,8 @@ final class Options {
   Duration runFor;
   long exports;
   Duration warmup;
+  /** Records per second in all when paced; 0 for closed-loop exporters. */
+  long rate;
   Mix mix = Mix.parse("logs=1,traces=1,metrics=0.1");
   long seed = 1;
   boolean gzip;
@@ -109,6 +113,7 @@ final class Options {
         case "--batch" -> o.batch = (int) positive(name, value, 1 << 20);
         case "--for" -> o.runFor = duration(name, value);
         case "--warmup" -> o.warmup = duration(name, value);
+        case "--rate" -> o.rate = positive(name, value, 100_000_000);
         case "--exports" -> o.exports = positive(name, value, Long.MAX_VALUE);
         case "--mix" -> o.mix = Mix.parse(value);
         case "--seed" -> o.seed = number(name, value);
@@ -233,6 +238,7 @@ final class Options {
     if (runFor != null) b.append(" --for ").append(seconds(runFor));
     if (exports > 0) b.append(" --exports ").append(exports);
     if (warmup != null) b.append(" --warmup ").append(seconds(warmup));
+    if (rate > 0) b.append(" --rate ").append(rate);
     b.append(" --mix ").append(mix).append(" --seed ").append(seed);
     if (gzip) b.append(" --gzip");
     if (incidentFrom > 1) b.append(" --incident off");

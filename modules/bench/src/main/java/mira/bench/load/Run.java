@@ -15,6 +15,8 @@ final class Run {
   private final AtomicLong claimed = new AtomicLong();
 
   private final long exports;
+  /** With {@code --rate}: nanoseconds between the scheduled starts of consecutive exports. */
+  private final long intervalNanos;
 
   /** The measured run. */
   Run(Options options, long startNanos) {
@@ -24,6 +26,11 @@ final class Run {
     // A run bounded by its export count alone still stops starting exports after MAX_FOR.
     this.endNanos = startNanos + (options.runFor == null ? Options.MAX_FOR : options.runFor).toNanos();
     this.exports = options.exports;
+    this.intervalNanos = interval(options);
+  }
+
+  private static long interval(Options o) {
+    return o.rate == 0 ? 0 : Math.max(1, Math.round(o.batch * 1e9 / o.rate));
   }
 
   /** The warm-up before it: {@code --warmup} long, however many exports that takes. */
@@ -37,13 +44,28 @@ final class Run {
     this.startNanos = startNanos;
     this.endNanos = startNanos + forNanos;
     this.exports = 0;
+    this.intervalNanos = interval(options);
   }
 
-  /** Takes the right to start one more export; false once the duration or the count is spent. */
+  /**
+   * Takes the right to start one more export; false once the duration or the count is spent. Paced
+   * by {@code --rate}, export k starts no earlier than k intervals after the start: a writer waits
+   * here for its turn, and when every writer is busy the schedule slips (the report's achieved rate
+   * then falls short of the one asked for, which says the server did not keep up).
+   */
   boolean claim() {
     if (System.nanoTime() >= endNanos) return false;
-    if (exports == 0) return true;
-    return claimed.getAndIncrement() < exports;
+    long k = claimed.getAndIncrement();
+    if (exports > 0 && k >= exports) return false;
+    if (intervalNanos > 0) {
+      long at = startNanos + k * intervalNanos;
+      if (at >= endNanos) return false;
+      long wait;
+      while ((wait = at - System.nanoTime()) > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+      }
+    }
+    return true;
   }
 
   /** 0 at the start, 1 at the end: the larger of the time fraction and the export fraction. */
