@@ -6,6 +6,11 @@
 module mira.bench {
   requires mira.block;
   requires mira.wal;
+  requires mira.query;
+  requires java.sql;
+  requires com.fasterxml.jackson.core;
+  // The peer of mira.bench.peer; its automatic module name. Nothing outside this module sees it.
+  requires duckdb.jdbc;
   requires jmh.core;
   requires io.grpc;
   requires proto.google.common.protos;
