@@ -111,6 +111,22 @@ public enum PeerClass {
     void bind(PreparedStatement ps, Probes p) throws SQLException {
       ps.setString(1, p.text());
     }
+  },
+  SUBSTRING_ABSENT("substring_absent", "logs whose body contains a text never written: every body read", false) {
+    @Override
+    String document(Probes p) {
+      return search("logs", "{\"text\": " + json(p.absentText()) + "}");
+    }
+
+    @Override
+    String sql() {
+      return SUBSTRING.sql();
+    }
+
+    @Override
+    void bind(PreparedStatement ps, Probes p) throws SQLException {
+      ps.setString(1, p.absentText());
+    }
   };
 
   /**
@@ -120,8 +136,9 @@ public enum PeerClass {
    * @param absentId a request.id never sent
    * @param traceId a trace present in the corpus, 32 lowercase hex digits
    * @param text the substring of {@link #SUBSTRING}
+   * @param absentText the substring of {@link #SUBSTRING_ABSENT}, in no log body
    */
-  public record Probes(String requestId, String absentId, String traceId, String text) {}
+  public record Probes(String requestId, String absentId, String traceId, String text, String absentText) {}
 
   /**
    * One timed call.

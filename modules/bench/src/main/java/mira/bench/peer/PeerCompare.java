@@ -43,6 +43,8 @@ public final class PeerCompare {
   /** The request.id of attr_absent: the generator writes 16 hex digits, never this. */
   static final String NEVER_SENT = "mira-peer-never-sent";
   static final String TEXT = "SQLTransientConnectionException";
+  /** The text of substring_absent: in no body the generator writes. */
+  static final String NEVER_WRITTEN = "mira-peer: a text no log body holds";
 
   private final PrintStream out;
 
@@ -105,8 +107,9 @@ public final class PeerCompare {
         out.println("peer-compare: refusing to put DuckDB's file inside the Mira data directory " + data);
         return 2;
       }
-      if (Files.exists(p)) {
-        out.println("peer-compare: " + p + " exists; give a path that does not");
+      if (Files.exists(p) != o.reuse) {
+        out.println("peer-compare: " + p + (o.reuse ? " does not exist; --reuse needs a loaded file"
+            : " exists; give a path that does not, or --reuse it"));
         return 2;
       }
       duckPath = p.toString();
@@ -126,6 +129,9 @@ public final class PeerCompare {
       String duckPath) throws Exception {
     out.printf("peer-compare %s%nMira data directory: %s (read only)%nDuckDB: %s, %s%n", Instant.now(), data,
         duckPath.isEmpty() ? "in memory" : duckPath, duckVersion(duck));
+    out.printf("machine: %d cores, JDK %s, max heap %,d MiB; load average %s%n",
+        Runtime.getRuntime().availableProcessors(), Runtime.version(), Runtime.getRuntime().maxMemory() >> 20,
+        loadAverage());
     try (Statement s = duck.createStatement()) {
       s.execute("SET memory_limit = '" + o.memoryLimit + "'");
       if (o.threads > 0) {
@@ -135,28 +141,19 @@ public final class PeerCompare {
     out.printf("DuckDB settings: memory_limit %s, threads %s%n", setting(duck, "memory_limit"),
         setting(duck, "threads"));
 
-    long now = q.now();
-    out.println("loading DuckDB from Mira's blocks...");
-    DuckLoader.Loaded l = DuckLoader.load(data, duck, allocator, 0, now, o.loadThreads);
-    long checkpoint = 0;
-    if (!duckPath.isEmpty()) {
-      long t0 = System.nanoTime();
-      try (Statement s = duck.createStatement()) {
-        s.execute("CHECKPOINT");
-      }
-      checkpoint = System.nanoTime() - t0;
+    if (o.reuse) {
+      out.printf("reusing %s: %,d logs and %,d spans, loaded by an earlier run%n", duckPath,
+          count(duck, "SELECT count(*) FROM logs"), count(duck, "SELECT count(*) FROM spans"));
+    } else {
+      load(o, data, allocator, duck, duckPath, q.now());
     }
-    double secs = (l.nanos() + checkpoint) / 1e9;
-    out.printf(Locale.ROOT, "loaded %,d logs from %d blocks and %,d spans from %d blocks in %.1f s "
-        + "(%,.0f rows/s; checkpoint %.1f s of it)%s%n", l.logs(), l.logBlocks(), l.spans(), l.spanBlocks(), secs,
-        (l.logs() + l.spans()) / secs, checkpoint / 1e9,
-        duckPath.isEmpty() ? "" : String.format(Locale.ROOT, "; DuckDB file %,d bytes", sizeOf(Path.of(duckPath))));
 
     Probes probes = probes(o, duck);
-    out.printf("probes: request.id %s (%d log rows), absent request.id %s, trace %s (%d spans), text %s%n",
-        probes.requestId(), count(duck, "SELECT count(*) FROM logs WHERE attributes['request.id'] = ?",
-            probes.requestId()), probes.absentId(), probes.traceId(),
-        count(duck, "SELECT count(*) FROM spans WHERE trace_id = ?", probes.traceId()), probes.text());
+    out.printf("probes: request.id %s (%d log rows), absent request.id %s, trace %s (%d spans), text %s, "
+        + "absent text \"%s\"%n", probes.requestId(), count(duck,
+            "SELECT count(*) FROM logs WHERE attributes['request.id'] = ?", probes.requestId()), probes.absentId(),
+        probes.traceId(), count(duck, "SELECT count(*) FROM spans WHERE trace_id = ?", probes.traceId()), probes.text(),
+        probes.absentText());
 
     Map<PeerClass, Result> results = new EnumMap<>(PeerClass.class);
     Map<PeerClass, PreparedStatement> statements = new EnumMap<>(PeerClass.class);
@@ -200,7 +197,37 @@ public final class PeerCompare {
         ps.close();
       }
     }
+    out.println("load average after the rounds: " + loadAverage());
     return report(o, results);
+  }
+
+  private void load(PeerOptions o, Path data, BufferAllocator allocator, DuckDBConnection duck, String duckPath,
+      long now) throws Exception {
+    out.printf("loading DuckDB from Mira's blocks on %d threads...%n", o.loadThreads);
+    DuckLoader.Loaded l = DuckLoader.load(data, duck, allocator, 0, now, o.loadThreads);
+    long checkpoint = 0;
+    if (!duckPath.isEmpty()) {
+      long t0 = System.nanoTime();
+      try (Statement s = duck.createStatement()) {
+        s.execute("CHECKPOINT");
+      }
+      checkpoint = System.nanoTime() - t0;
+    }
+    double secs = (l.nanos() + checkpoint) / 1e9;
+    out.printf(Locale.ROOT, "loaded %,d logs from %d blocks and %,d spans from %d blocks in %.1f s "
+        + "(%,.0f rows/s; checkpoint %.1f s of it)%s%n", l.logs(), l.logBlocks(), l.spans(), l.spanBlocks(), secs,
+        (l.logs() + l.spans()) / secs, checkpoint / 1e9,
+        duckPath.isEmpty() ? "" : String.format(Locale.ROOT, "; DuckDB file %,d bytes", sizeOf(Path.of(duckPath))));
+  }
+
+  /** The 1, 5 and 15 minute load averages, or "unknown" off Linux. */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   private int report(PeerOptions o, Map<PeerClass, Result> results) {
@@ -254,12 +281,19 @@ public final class PeerCompare {
       throw new IllegalStateException("the corpus has no " + (requestId == null ? "log with a request.id" : "span")
           + "; give --request-id and --trace-id");
     }
-    return new Probes(requestId, NEVER_SENT, traceId, TEXT);
+    return new Probes(requestId, NEVER_SENT, traceId, TEXT, NEVER_WRITTEN);
   }
 
   private static String single(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  static long count(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
     }
   }
 

@@ -12,10 +12,12 @@ final class PeerOptions {
         --iterations N         measured rounds; each asks every class of both engines (default 20)
         --warmup N             unmeasured rounds first (default 3)
         --classes A,B,...      which classes (default all): last100, attr_match, attr_absent,
-                               trace_by_id, ordered, substring
+                               trace_by_id, ordered, substring, substring_absent
         --duckdb PATH          DuckDB database file to create (must not exist; kept afterwards);
                                :memory: for an in-memory database. Default: a new file in a fresh
                                directory under the system temporary directory, removed at exit
+        --reuse                with --duckdb PATH: the file exists, loaded by an earlier run from
+                               the same directory; skip the load (answers are still cross-checked)
         --memory-limit SIZE    DuckDB's memory_limit (default 4GB)
         --threads N            DuckDB's threads (default: DuckDB's own, one per core)
         --load-threads N       threads copying blocks into DuckDB, each with its own appender
@@ -36,6 +38,7 @@ final class PeerOptions {
   String requestId;
   String traceId;
   boolean help;
+  boolean reuse;
 
   /** Parses {@code args}; throws IllegalArgumentException naming what is wrong. */
   static PeerOptions parse(String[] args) {
@@ -45,6 +48,10 @@ final class PeerOptions {
       if (a.equals("--help") || a.equals("-h")) {
         o.help = true;
         return o;
+      }
+      if (a.equals("--reuse")) {
+        o.reuse = true;
+        continue;
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException(a + ": needs a value (or is not an option; --help lists them)");
@@ -76,6 +83,9 @@ final class PeerOptions {
     }
     if (o.dataDir == null) {
       throw new IllegalArgumentException("--data-dir is required");
+    }
+    if (o.reuse && (o.duckdb == null || o.duckdb.equals(":memory:"))) {
+      throw new IllegalArgumentException("--reuse needs --duckdb PATH, a file an earlier run loaded");
     }
     return o;
   }

@@ -18,6 +18,13 @@ class PeerOptionsTest {
   }
 
   @Test
+  void reuseIsAFlag() {
+    PeerOptions o = PeerOptions.parse(new String[] {"--reuse", "--duckdb", "/tmp/x.duckdb", "--data-dir", "/d"});
+    assertThat(o.reuse).isTrue();
+    assertThat(o.duckdb).isEqualTo("/tmp/x.duckdb");
+  }
+
+  @Test
   void classesAreChosenByLabel() {
     PeerOptions o = PeerOptions.parse(new String[] {"--data-dir", "/d", "--classes", "substring,trace_by_id"});
     assertThat(o.classes).isEqualTo(List.of(PeerClass.SUBSTRING, PeerClass.TRACE_BY_ID));
@@ -36,5 +43,7 @@ class PeerOptionsTest {
         .hasMessageContaining("not a size");
     assertThatThrownBy(() -> PeerOptions.parse(new String[] {"--data-dir", "/d", "--frobnicate", "1"}))
         .hasMessageContaining("unknown option");
+    assertThatThrownBy(() -> PeerOptions.parse(new String[] {"--data-dir", "/d", "--reuse"}))
+        .hasMessageContaining("--reuse needs --duckdb");
   }
 }
