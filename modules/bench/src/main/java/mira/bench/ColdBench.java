@@ -65,8 +65,6 @@ public class ColdBench {
   private BufferAllocator allocator;
   private BlockRef hot;
   private BlockRef cold;
-  private Path scratch;
-  private int copies;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -118,12 +116,29 @@ public class ColdBench {
     return to;
   }
 
-  @Setup(Level.Invocation)
-  public void freshCopy() throws IOException {
-    if (scratch != null) {
-      SealBench.delete(scratch.getParent());
+  /**
+   * A fresh copy of the hot block for each {@code compact} invocation, made before it and outside
+   * the measurement. Its own state, so the read benchmarks get no copying between their calls.
+   */
+  @State(Scope.Thread)
+  public static class Scratch {
+    Path dir;
+    private int copies;
+
+    @Setup(Level.Invocation)
+    public void freshCopy(ColdBench b) throws IOException {
+      if (dir != null) {
+        SealBench.delete(dir.getParent());
+      }
+      dir = copy(b.hot.dir(), b.data.resolve("scratch-" + copies++).resolve(b.hot.dir().getFileName()));
     }
-    scratch = copy(hot.dir(), data.resolve("scratch-" + copies++).resolve(hot.dir().getFileName()));
+
+    @TearDown(Level.Trial)
+    public void remove() throws IOException {
+      if (dir != null) {
+        SealBench.delete(dir.getParent());
+      }
+    }
   }
 
   @TearDown(Level.Trial)
@@ -134,9 +149,9 @@ public class ColdBench {
 
   /** Compact a copy of the hot block (made before the invocation, outside the measurement). */
   @Benchmark
-  public Path compact() throws IOException {
-    Compactor.compact(scratch, "bench", allocator);
-    return scratch;
+  public Path compact(Scratch s) throws IOException {
+    Compactor.compact(s.dir, "bench", allocator);
+    return s.dir;
   }
 
   /** Open the hot block and load (map, CRC-check) every table, touching no value. */
