@@ -1,13 +1,18 @@
 /**
- * Benchmarks (JMH), the load generator and the query latency tool. They run on the class path,
- * started by {@code modules/bench/run}, {@code modules/bench/loadgen} and
- * {@code modules/bench/query-latency} (JMH's generated harness does not need
+ * Benchmarks (JMH), the load generator, the query latency tool, the DuckDB comparison and the
+ * cold-tier measurement. They run on the class path, started by the scripts beside the POM
+ * ({@code run}, {@code loadgen}, {@code query-latency}, {@code peer-compare},
+ * {@code compact-corpus}; JMH's generated harness does not need
  * the module path); this descriptor records what they use.
  */
 module mira.bench {
   requires mira.block;
   requires mira.wal;
   requires mira.query;
+  requires java.sql;
+  requires com.fasterxml.jackson.core;
+  // The peer of mira.bench.peer; its automatic module name. Nothing outside this module sees it.
+  requires duckdb.jdbc;
   requires jmh.core;
   requires io.grpc;
   requires proto.google.common.protos;
