@@ -33,10 +33,16 @@ final class Launched implements AutoCloseable {
 
   /** Starts {@code bin/mira} with the given arguments in the given working directory. */
   static Launched start(Path cwd, String... args) throws IOException {
+    return start(cwd, java.util.Map.of(), args);
+  }
+
+  /** Starts the launcher with {@code env} added to this process's environment. */
+  static Launched start(Path cwd, java.util.Map<String, String> env, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(image().resolve("bin/mira").toAbsolutePath().toString());
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    pb.environment().putAll(env);
     return new Launched(pb.start());
   }
 

@@ -50,6 +50,17 @@ class LauncherIT {
   }
 
   @Test
+  void anotherCollectorNamedInMiraJavaOptsReplacesTheDefaultWithoutAotErrors() throws Exception {
+    try (Launched m = Launched.start(cwd, java.util.Map.of("MIRA_JAVA_OPTS", "-XX:+UseZGC"), serve())) {
+      int[] ports = m.awaitListening(START);
+      assertThat(get(ports[1], "/readyz").statusCode()).isEqualTo(200);
+      // Two collectors on one command line would not start at all; a cache trained under the serial
+      // collector would be reported with [error][aot] lines.
+      assertThat(m.stdout() + m.stderr()).doesNotContain("[error][aot]").doesNotContain("onflicting collector");
+    }
+  }
+
+  @Test
   void theImageStoresAnExportInABlock() throws Exception {
     try (Launched m = Launched.start(cwd, serve())) {
       int[] ports = m.awaitListening(START);
