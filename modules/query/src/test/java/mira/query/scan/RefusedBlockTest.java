@@ -47,6 +47,31 @@ class RefusedBlockTest {
     }
   }
 
+  /** Flips one bit in the middle of the file: same length, same framing, wrong bytes. */
+  static void flipBit(Path file) throws Exception {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long at = ch.size() / 2;
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+      ch.read(b, at);
+      b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
+      ch.write(b, at);
+    }
+  }
+
+  @Test
+  void aBitFlippedInATableRefusesTheBlockByNameAndNothingOfItIsAnswered() throws Exception {
+    Blocks.publish(data, Signal.LOGS, "n", 1, logs("old", Corpus.T0, 3), Corpus.T0);
+    Path bad = Blocks.publish(data, Signal.LOGS, "n", 2, logs("new", Corpus.T0 + 100, 3), Corpus.T0);
+    flipBit(bad.resolve("logs.arrow"));
+    try (LocalQueries q = LocalQueries.open(data, () -> NOW)) {
+      SearchResult r = q.search(new SearchQuery(Signal.LOGS, Corpus.T0 - 1, NOW, List.of(), 10, null));
+      assertThat(bodies(r)).containsExactly("old2", "old1", "old0");
+      assertThat(r.refused()).hasSize(1);
+      assertThat(r.refused().get(0).block()).isEqualTo("logs/" + data.relativize(bad).toString().substring(5));
+      assertThat(r.refused().get(0).reason()).contains("logs.arrow");
+    }
+  }
+
   static List<String> bodies(SearchResult r) {
     return r.rows().stream().map(x -> JsonTree.parseObj(x.json()).str("body")).toList();
   }
