@@ -72,6 +72,11 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
    */
   public abstract void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator);
 
+  /** True if none of the first {@code rows} rows holds a value. */
+  public final boolean allNull(int rows) {
+    return nullable && (rows == size ? nullCount == rows : validity.countFalse(0, rows) == rows);
+  }
+
   /** True if row {@code i} holds a value. */
   public final boolean isSet(int i) {
     return !nullable || validity.get(i);

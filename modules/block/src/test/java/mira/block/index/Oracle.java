@@ -30,6 +30,7 @@ final class Oracle {
 
   private static final List<String> ATTRIBUTE_COLUMNS =
       List.of("parent_id", "key", "type", "str", "int", "double", "bool", "bytes", "ser");
+  static final List<String> REQUIRED_COLUMNS = List.of("parent_id", "key", "type", "str", "bool");
 
   private Oracle() {}
 
@@ -44,7 +45,8 @@ final class Oracle {
     List<Attr> out = new ArrayList<>();
     for (String f : ReaderTables.files(dir)) {
       ArrowTables.Rows rows = ArrowTables.read(dir, f);
-      if (!rows.columns().equals(ATTRIBUTE_COLUMNS)) {
+      // A block leaves out the value columns no row of it uses; what is left is in the same order.
+      if (!rows.columns().containsAll(REQUIRED_COLUMNS) || !ATTRIBUTE_COLUMNS.containsAll(rows.columns())) {
         continue;
       }
       for (Map<String, Object> r : rows.rows()) {

@@ -241,10 +241,11 @@ final class Flusher implements Runnable {
     if (wal != null) {
       wal.published(channel, held);
     } else {
+      // Counted before the answers go out, so a client that was told "accepted" finds it counted.
+      stats.accepted(signal, records, waiting.size());
       for (Job j : waiting) {
         j.ack().complete(new Accepted(j.records()));
       }
-      stats.accepted(signal, records, waiting.size());
     }
     waiting.clear();
     reset(block);
