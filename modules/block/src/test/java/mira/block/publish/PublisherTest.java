@@ -36,6 +36,36 @@ class PublisherTest {
     return Decoders.decode(Signal.LOGS, req, 0, req.length, T0);
   }
 
+  private static Batch attributed(AnyValue value) throws Exception {
+    byte[] req = ExportLogsServiceRequest.newBuilder()
+        .addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(ScopeLogs.newBuilder()
+            .addLogRecords(LogRecord.newBuilder().setTimeUnixNano(T0 + 1)
+                .addAttributes(io.opentelemetry.proto.common.v1.KeyValue.newBuilder().setKey("k").setValue(value)))))
+        .build().toByteArray();
+    return Decoders.decode(Signal.LOGS, req, 0, req.length, T0);
+  }
+
+  private static java.util.List<String> columns(Path file) throws Exception {
+    try (BufferAllocator a = new RootAllocator();
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file);
+        org.apache.arrow.vector.ipc.ArrowFileReader r = new org.apache.arrow.vector.ipc.ArrowFileReader(ch, a)) {
+      return r.getVectorSchemaRoot().getSchema().getFields().stream().map(f -> f.getName()).toList();
+    }
+  }
+
+  @Test
+  void anAttributeTableLeavesOutTheValueColumnsNoRowUses() throws Exception {
+    try (BufferAllocator a = new RootAllocator()) {
+      Publisher p = new Publisher(data, Signal.LOGS, "solo", a);
+      Path strings = p.publish(attributed(AnyValue.newBuilder().setStringValue("v").build()), 0, 0);
+      assertThat(columns(strings.resolve("log_attrs.arrow")))
+          .containsExactly("parent_id", "key", "type", "str", "bool");
+      Path doubles = p.publish(attributed(AnyValue.newBuilder().setDoubleValue(1.5).build()), 1, 0);
+      assertThat(columns(doubles.resolve("log_attrs.arrow")))
+          .containsExactly("parent_id", "key", "type", "str", "double", "bool");
+    }
+  }
+
   private Path staging() {
     return data.resolve(Signal.LOGS.dir()).resolve(Publisher.STAGING);
   }
