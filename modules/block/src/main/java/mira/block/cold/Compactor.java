@@ -96,7 +96,9 @@ public final class Compactor {
           for (Dictionary d : r.getDictionaryVectors().values()) {
             dicts.put(d);
           }
-          TableWriter.writeRoot(root, dicts, staged, ZstdCodec.FACTORY);
+          // A table an interrupted compaction already rewrote is read back to its plain form first.
+          VectorSchemaRoot plain = ColdLayout.undo(root.getSchema(), root, allocator);
+          TableWriter.writeRoot(ColdLayout.apply(plain, allocator), dicts, staged, ZstdCodec.FACTORY);
         } catch (IOException | RuntimeException e) {
           Files.deleteIfExists(staged);
           throw e;

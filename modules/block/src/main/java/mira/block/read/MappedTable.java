@@ -22,6 +22,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
+import mira.block.cold.ColdLayout;
 import mira.block.cold.ZstdCodec;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -61,6 +62,8 @@ final class MappedTable implements TableView {
   /** The wrapper over the whole file; released once loaded or on close. */
   private ArrowBuf whole;
   private VectorSchemaRoot root;
+  /** The schema as the file states it (its metadata says whether a cold table was rearranged). */
+  private Schema fileSchema;
   private final Map<Long, Dictionary> dictionaries = new HashMap<>();
   private final Map<String, FieldVector> byName = new HashMap<>();
   private CorruptBlockException failure;
@@ -204,7 +207,8 @@ final class MappedTable implements TableView {
         if (type != MessageHeader.Schema) {
           throw corrupt("the stream does not start with a schema (message type " + type + ")");
         }
-        createVectors(MessageSerializer.deserializeSchema(m));
+        fileSchema = MessageSerializer.deserializeSchema(m);
+        createVectors(fileSchema);
       } else if (type == MessageHeader.DictionaryBatch) {
         loadDictionary(m, body(bodyStart, bodyLen), pos);
         dictionariesLoaded++;
@@ -214,6 +218,14 @@ final class MappedTable implements TableView {
         // uncompressed one stays in the mapping (the codec is recorded per batch).
         try (ArrowRecordBatch batch = MessageSerializer.deserializeRecordBatch(rb, body(bodyStart, bodyLen))) {
           new VectorLoader(root, ZstdCodec.FACTORY).load(batch);
+          if (ColdLayout.rearranged(fileSchema)) {
+            // Only a cold table may be rearranged: its buffers were inflated into memory. Undoing it
+            // over a mapping would write into the file.
+            if (rb.compression() == null) {
+              throw corrupt("the schema says the table was rearranged, but its body is not compressed");
+            }
+            ColdLayout.undo(fileSchema, root, allocator);
+          }
         } catch (IllegalStateException | IllegalArgumentException e) {
           throw corrupt("record batch at offset " + pos + " does not load: " + e.getMessage());
         }

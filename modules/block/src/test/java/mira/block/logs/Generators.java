@@ -19,7 +19,7 @@ import net.jqwik.api.Combinators;
  * jqwik generators of OTLP logs requests covering every field and every AnyValue kind (the shared
  * parts come from {@link OtlpArbitraries}).
  */
-final class Generators {
+public final class Generators {
   private Generators() {}
 
   static Arbitrary<LogRecord> record() {
@@ -55,7 +55,7 @@ final class Generators {
         .as((r, url, scopes) -> ResourceLogs.newBuilder().setResource(r).setSchemaUrl(url).addAllScopeLogs(scopes).build());
   }
 
-  static Arbitrary<ExportLogsServiceRequest> logsRequests() {
+  public static Arbitrary<ExportLogsServiceRequest> logsRequests() {
     return resourceLogs().list().ofMinSize(1).ofMaxSize(3)
         .map(l -> ExportLogsServiceRequest.newBuilder().addAllResourceLogs(l).build());
   }

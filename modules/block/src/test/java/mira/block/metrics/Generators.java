@@ -37,7 +37,7 @@ import net.jqwik.api.Tuple;
  * Explicit bounds come from a small pool so that interning is exercised; point times are never 0
  * (a 0 time is stored as the receive time, tested on its own).
  */
-final class Generators {
+public final class Generators {
   private Generators() {}
 
   /** Fewer and shallower attributes than the shared generator: metrics have more levels to fill. */
@@ -233,7 +233,7 @@ final class Generators {
             .build());
   }
 
-  static Arbitrary<ExportMetricsServiceRequest> metricsRequests() {
+  public static Arbitrary<ExportMetricsServiceRequest> metricsRequests() {
     return resourceMetrics().list().ofMinSize(1).ofMaxSize(3)
         .map(l -> ExportMetricsServiceRequest.newBuilder().addAllResourceMetrics(l).build());
   }

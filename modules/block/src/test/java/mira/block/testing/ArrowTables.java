@@ -33,7 +33,8 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 /**
  * Reads a block's tables with Arrow Java's own {@link ArrowFileReader} (not Mira's reader) into
  * plain Java values: Long for every integer and timestamp, Double, Boolean, String, byte[],
- * List for lists, null for null. Dictionary columns are decoded to their String values.
+ * List for lists, null for null. Dictionary columns are decoded to their String values. A cold
+ * table's rearrangement is undone as its schema metadata describes.
  */
 public final class ArrowTables {
   private ArrowTables() {}
@@ -67,6 +68,10 @@ public final class ArrowTables {
       }
       Map<Long, Dictionary> dicts = r.getDictionaryVectors();
       while (r.loadNextBatch()) {
+        // A cold table may be rearranged (mira.block.cold.ColdLayout): its metadata says how.
+        if (mira.block.cold.ColdLayout.rearranged(root.getSchema())) {
+          mira.block.cold.ColdLayout.undo(root.getSchema(), root, a);
+        }
         for (int i = 0; i < root.getRowCount(); i++) {
           Map<String, Object> row = new LinkedHashMap<>();
           for (FieldVector v : root.getFieldVectors()) {

@@ -22,7 +22,7 @@ import net.jqwik.api.Combinators;
  * including the unset values the block stores as null (the shared parts come from
  * {@link OtlpArbitraries}). A generated span always has its two required ids.
  */
-final class Generators {
+public final class Generators {
   private Generators() {}
 
   static Arbitrary<String> traceState() {
@@ -89,7 +89,7 @@ final class Generators {
             .build());
   }
 
-  static Arbitrary<ExportTraceServiceRequest> tracesRequests() {
+  public static Arbitrary<ExportTraceServiceRequest> tracesRequests() {
     return resourceSpans().list().ofMinSize(1).ofMaxSize(3)
         .map(l -> ExportTraceServiceRequest.newBuilder().addAllResourceSpans(l).build());
   }
