@@ -133,11 +133,10 @@ public final class ZstdCodec extends AbstractCompressionCodec {
     }
     ArrowBuf out = allocator.buffer(outLen);
     try {
-      if (shape == null || shape == Shape.PLAIN) {
-        inflate(compressed, at, bodyLen, out.nioBuffer(0, (int) outLen), outLen);
-      } else {
+      inflate(compressed, at, bodyLen, out.nioBuffer(0, (int) outLen), outLen);
+      if (shape != null && shape != Shape.PLAIN) {
         byte[] shaped = new byte[Math.toIntExact(outLen)];
-        inflate(compressed, at, bodyLen, java.nio.ByteBuffer.wrap(shaped), outLen);
+        out.getBytes(0, shaped);
         byte[] plain = new byte[shaped.length];
         shape.undo(shaped, plain, shaped.length);
         out.setBytes(0, plain);
@@ -152,19 +151,11 @@ public final class ZstdCodec extends AbstractCompressionCodec {
 
   private static void inflate(ArrowBuf compressed, long at, long bodyLen, ByteBuffer dst, long outLen) {
     ByteBuffer src = compressed.nioBuffer(at, (int) bodyLen);
-    long n = dst.isDirect()
-        ? Zstd.decompressDirectByteBuffer(dst, 0, (int) outLen, src, 0, (int) bodyLen)
-        : Zstd.decompressByteArray(dst.array(), 0, (int) outLen, bytes(src), 0, (int) bodyLen);
+    long n = Zstd.decompressDirectByteBuffer(dst, 0, (int) outLen, src, 0, (int) bodyLen);
     if (Zstd.isError(n) || n != outLen) {
       throw new IllegalStateException("zstd body does not inflate to its stated length "
           + outLen + (Zstd.isError(n) ? ": " + Zstd.getErrorName(n) : ", got " + n));
     }
-  }
-
-  private static byte[] bytes(ByteBuffer b) {
-    byte[] a = new byte[b.remaining()];
-    b.get(b.position(), a);
-    return a;
   }
 
   @Override
