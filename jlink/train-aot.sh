@@ -9,7 +9,7 @@ rm -f "$out/lib/mira.aot" "$out/lib/mira.aot.home"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Trained with the collector the launcher uses by default (the cache is only valid with it).
-if "$out/runtime/bin/java" @"$out/conf/jvm.options" -XX:+UseSerialGC -Xmn64m -XX:AOTCacheOutput="$out/lib/mira.aot" \
+if "$out/runtime/bin/java" @"$out/conf/jvm.options" -XX:+UseParallelGC -Xmn64m -XX:AOTCacheOutput="$out/lib/mira.aot" \
     --module-path "$out/lib" -m mira.server/mira.server.Main train >"$log" 2>&1 && [ -f "$out/lib/mira.aot" ]; then
   printf '%s\n' "$out" > "$out/lib/mira.aot.home"
   echo "AOT cache: $out/lib/mira.aot"
