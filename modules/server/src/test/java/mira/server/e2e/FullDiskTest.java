@@ -7,7 +7,9 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import mira.block.testing.LogsReadBack;
 import mira.proto.wire.Signal;
 import mira.server.testing.HttpExchange;
 import mira.server.testing.Samples;
@@ -65,6 +67,45 @@ class FullDiskTest {
           Thread.sleep(50);
         }
         assertThat(Stored.logs(node)).as("published by the retry, nothing lost").containsExactlyElementsOf(Stored.expectedLogs(export));
+      }
+    } finally {
+      run("umount", mnt.toString());
+    }
+  }
+
+  /**
+   * A volume that goes read-only under a running node (log off: a node with the log on holds its
+   * segment open for writing, and Linux refuses to remount a volume read-only under a writer).
+   */
+  @Test
+  void aVolumeGoneReadOnlyIsARetryQueriesKeepAnsweringAndIngestResumesWhenItIsWritableAgain() throws Exception {
+    Path mnt = tmp.resolve("mnt");
+    Files.createDirectories(mnt);
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mnt.toString()),
+        "cannot mount a tmpfs here (needs root); the read-only volume test is skipped");
+    try {
+      ExportLogsServiceRequest first = Samples.noisyLogs(500, 21);
+      ExportLogsServiceRequest second = Samples.noisyLogs(500, 22);
+      try (Node node = new Node(mnt.resolve("data"), java.util.Map.of(mira.server.config.Key.INGEST_WAL, "false"))) {
+        assertThat(HttpExchange.post(node.http() + "/v1/logs", "application/x-protobuf", null, first.toByteArray()).status())
+            .isEqualTo(200);
+        List<LogsReadBack.Flat> before = Stored.logs(node);
+        assertThat(before).containsExactlyElementsOf(Stored.expectedLogs(first));
+        assumeTrue(run("mount", "-o", "remount,ro", mnt.toString()), "cannot remount the tmpfs read-only here");
+        try {
+          HttpExchange refused = HttpExchange.post(node.http() + "/v1/logs", "application/x-protobuf", null, second.toByteArray());
+          assertThat(refused.status()).isEqualTo(503);
+          assertThat(refused.header("Retry-After")).isNotNull();
+          assertThat(refused.text()).containsIgnoringCase("read-only");
+          assertThat(Stored.logs(node)).as("queries answer, with what was stored before").isEqualTo(before);
+        } finally {
+          assertThat(run("mount", "-o", "remount,rw", mnt.toString())).isTrue();
+        }
+        assertThat(HttpExchange.post(node.http() + "/v1/logs", "application/x-protobuf", null, second.toByteArray()).status())
+            .isEqualTo(200);
+        List<LogsReadBack.Flat> both = new java.util.ArrayList<>(Stored.expectedLogs(second));
+        both.addAll(Stored.expectedLogs(first));
+        assertThat(Stored.logs(node)).containsExactlyInAnyOrderElementsOf(both);
       }
     } finally {
       run("umount", mnt.toString());
