@@ -4,8 +4,10 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.List;
 import mira.block.BlockName;
 import mira.block.cold.Compactor;
@@ -18,7 +20,8 @@ import org.apache.arrow.memory.RootAllocator;
  * cold tier, every {@link #INTERVAL} on its own thread. A sweep that fails is logged and
  * retried next interval; one that has not completed for three intervals is "stalled", which
  * {@code /api/v1/stats} reports and the log says once, so a disk filling up behind a dead sweeper is
- * visible before it is full.
+ * visible before it is full. A second thread watches for the stall, so the log says it even if no
+ * one reads the stats and even if the sweeping thread itself is stuck.
  */
 public final class RetentionSweeper implements AutoCloseable {
   public static final Duration INTERVAL = Duration.ofSeconds(60);
@@ -29,60 +32,83 @@ public final class RetentionSweeper implements AutoCloseable {
   private final String nodeHex;
   private final BufferAllocator allocator = new RootAllocator();
   private final AtomicLong blocksCompacted = new AtomicLong();
+  private final Duration interval;
+  private final LongSupplier clock;
   private final Thread thread;
-  private final AtomicLong lastSweepMillis = new AtomicLong(System.currentTimeMillis());
+  private final Thread watch;
+  private final AtomicLong lastSweepMillis;
   private final AtomicLong blocksRemoved = new AtomicLong();
   private final AtomicLong bytesRemoved = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
-  private volatile boolean stallReported;
+  private final AtomicBoolean stallReported = new AtomicBoolean();
 
   /** @param node this node's name: staged cold-tier files carry its id */
   public RetentionSweeper(Path dataDir, Duration ttl, String node) {
+    this(dataDir, ttl, node, INTERVAL, System::currentTimeMillis);
+  }
+
+  /** With another interval and wall clock (milliseconds): for tests. */
+  RetentionSweeper(Path dataDir, Duration ttl, String node, Duration interval, LongSupplier clock) {
     this.dataDir = dataDir;
     this.ttl = ttl;
     this.nodeHex = BlockName.nodeHex(BlockName.nodeId(node));
+    this.interval = interval;
+    this.clock = clock;
+    this.lastSweepMillis = new AtomicLong(clock.getAsLong());
     this.thread = Thread.ofPlatform().daemon().name("retention").start(this::loop);
+    this.watch = Thread.ofPlatform().daemon().name("retention-watch").start(this::watchLoop);
   }
 
   private void loop() {
     while (!Thread.currentThread().isInterrupted()) {
       sweepOnce();
       try {
-        Thread.sleep(INTERVAL.toMillis());
+        Thread.sleep(interval.toMillis());
       } catch (InterruptedException e) {
         return;
       }
     }
   }
 
+  private void watchLoop() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(interval.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      stalled();
+    }
+  }
+
   /** One sweep now (also what the timer runs). */
   public void sweepOnce() {
-    long cutoff = System.currentTimeMillis() * 1_000_000L - ttl.toNanos();
+    long cutoff = clock.getAsLong() * 1_000_000L - ttl.toNanos();
     try {
       Retention.Swept s = Retention.sweep(dataDir, cutoff);
       blocksRemoved.addAndGet(s.blocks());
       bytesRemoved.addAndGet(s.bytes());
-      lastSweepMillis.set(System.currentTimeMillis());
+      lastSweepMillis.set(clock.getAsLong());
       lastError.set(null);
-      stallReported = false;
+      stallReported.set(false);
       if (s.blocks() > 0) {
         LOG.log(Level.INFO, "retention removed " + s.blocks() + " blocks (" + s.bytes() + " bytes) older than " + ttl);
       }
-      List<Path> cold = Compactor.sweep(dataDir, nodeHex, System.currentTimeMillis() * 1_000_000L, allocator);
+      List<Path> cold = Compactor.sweep(dataDir, nodeHex, clock.getAsLong() * 1_000_000L, allocator);
       blocksCompacted.addAndGet(cold.size());
     } catch (Exception e) {
       lastError.set(e.toString());
-      LOG.log(Level.WARNING, "retention sweep failed (retrying in " + INTERVAL.toSeconds() + " s): " + e);
+      LOG.log(Level.WARNING, "retention sweep failed (retrying in " + interval.toSeconds() + " s): " + e);
     }
   }
 
   /** True if no sweep has completed for three intervals. */
   public boolean stalled() {
-    boolean stalled = System.currentTimeMillis() - lastSweepMillis.get() > 3 * INTERVAL.toMillis();
-    if (stalled && !stallReported) {
-      stallReported = true;
-      LOG.log(Level.WARNING, "retention has not completed a sweep for " + 3 * INTERVAL.toSeconds()
-          + " s; expired data is not being removed" + (lastError.get() == null ? "" : " (" + lastError.get() + ")"));
+    boolean stalled = clock.getAsLong() - lastSweepMillis.get() > 3 * interval.toMillis();
+    if (stalled && stallReported.compareAndSet(false, true)) {
+      long ms = 3 * interval.toMillis();
+      LOG.log(Level.WARNING, "retention has not completed a sweep for " + (ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms")
+          + "; expired data is not being removed" + (lastError.get() == null ? "" : " (" + lastError.get() + ")"));
     }
     return stalled;
   }
@@ -114,8 +140,10 @@ public final class RetentionSweeper implements AutoCloseable {
 
   @Override
   public void close() {
+    watch.interrupt();
     thread.interrupt();
     try {
+      watch.join(5_000);
       thread.join(30_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
