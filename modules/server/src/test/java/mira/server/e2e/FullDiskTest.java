@@ -30,6 +30,15 @@ class FullDiskTest {
     return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
   }
 
+  /** A tmpfs of {@code size} mounted for the test (skips the test where mounting is not permitted). */
+  private Path mountTmpfs(String size) throws Exception {
+    Path mnt = tmp.resolve("mnt");
+    Files.createDirectories(mnt);
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt.toString()),
+        "cannot mount a tmpfs here (needs root); the test is skipped");
+    return mnt;
+  }
+
   @Test
   void aFullDiskIsARetryAndIngestResumesWhenSpaceIsFreed() throws Exception {
     fullDisk(false);
@@ -42,10 +51,7 @@ class FullDiskTest {
 
   @Test
   void anExportAcknowledgedFromTheLogIsPublishedOnceSpaceReturns() throws Exception {
-    Path mnt = tmp.resolve("mnt");
-    Files.createDirectories(mnt);
-    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt.toString()),
-        "cannot mount a tmpfs here (needs root); the full-disk test is skipped");
+    Path mnt = mountTmpfs("8m");
     try {
       ExportLogsServiceRequest export = Samples.noisyLogs(8000, 11);
       byte[] body = export.toByteArray();
@@ -79,10 +85,7 @@ class FullDiskTest {
    */
   @Test
   void aVolumeGoneReadOnlyIsARetryQueriesKeepAnsweringAndIngestResumesWhenItIsWritableAgain() throws Exception {
-    Path mnt = tmp.resolve("mnt");
-    Files.createDirectories(mnt);
-    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", mnt.toString()),
-        "cannot mount a tmpfs here (needs root); the read-only volume test is skipped");
+    Path mnt = mountTmpfs("32m");
     try {
       ExportLogsServiceRequest first = Samples.noisyLogs(500, 21);
       ExportLogsServiceRequest second = Samples.noisyLogs(500, 22);
@@ -125,10 +128,7 @@ class FullDiskTest {
   }
 
   private void fullDisk(boolean wal) throws Exception {
-    Path mnt = tmp.resolve("mnt");
-    Files.createDirectories(mnt);
-    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt.toString()),
-        "cannot mount a tmpfs here (needs root); the full-disk test is skipped");
+    Path mnt = mountTmpfs("8m");
     try {
       ExportLogsServiceRequest export = Samples.noisyLogs(8000, 7);
       byte[] body = export.toByteArray();
