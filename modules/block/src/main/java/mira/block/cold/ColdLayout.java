@@ -1,5 +1,6 @@
 package mira.block.cold;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -160,20 +161,22 @@ public final class ColdLayout {
 
   /** Row ids in stored order: a stable counting sort on the key's dictionary index. */
   private static int[] order(BaseIntVector key, int rows) {
+    int[] slot = new int[rows];
     int max = 0;
     for (int i = 0; i < rows; i++) {
-      max = Math.max(max, slot(key, i));
+      slot[i] = slot(key, i);
+      max = Math.max(max, slot[i]);
     }
     int[] start = new int[max + 2];
     for (int i = 0; i < rows; i++) {
-      start[slot(key, i) + 1]++;
+      start[slot[i] + 1]++;
     }
     for (int k = 0; k <= max; k++) {
       start[k + 1] += start[k];
     }
     int[] order = new int[rows];
     for (int i = 0; i < rows; i++) {
-      order[start[slot(key, i)]++] = i;
+      order[start[slot[i]]++] = i;
     }
     return order;
   }
@@ -204,29 +207,34 @@ public final class ColdLayout {
         from[k] = order[k];
       }
     }
-    ArrowBuf offsets = v.getOffsetBuffer();
-    int base = offsets.getInt(0);
-    byte[] in = new byte[offsets.getInt((long) rows * 4) - base];
+    int[] offsets = new int[rows + 1];
+    v.getOffsetBuffer().nioBuffer(0, (rows + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(offsets);
+    int base = offsets[0];
+    byte[] in = new byte[offsets[rows] - base];
     v.getDataBuffer().getBytes(base, in);
+    byte[] validIn = new byte[(rows + 7) >>> 3];
+    v.getValidityBuffer().getBytes(0, validIn);
+    byte[] data = new byte[in.length];
+    int[] outOffsets = new int[rows + 1];
+    byte[] validOut = new byte[validIn.length];
+    int pos = 0;
+    for (int to = 0; to < rows; to++) {
+      int f = from[to];
+      if ((validIn[f >>> 3] & (1 << (f & 7))) != 0) {
+        int start = offsets[f] - base;
+        int len = offsets[f + 1] - base - start;
+        System.arraycopy(in, start, data, pos, len);
+        pos += len;
+        validOut[to >>> 3] |= (byte) (1 << (to & 7));
+      }
+      outOffsets[to + 1] = pos;
+    }
     BaseVariableWidthVector out = (BaseVariableWidthVector) v.getField().createVector(allocator);
     try {
-      out.allocateNew(Math.max(1, in.length), rows);
-      ArrowBuf outOffsets = out.getOffsetBuffer();
-      ArrowBuf outData = out.getDataBuffer();
-      ArrowBuf valid = out.getValidityBuffer();
-      int pos = 0;
-      outOffsets.setInt(0, 0);
-      for (int to = 0; to < rows; to++) {
-        int f = from[to];
-        if (!v.isNull(f)) {
-          int start = offsets.getInt((long) f * 4) - base;
-          int len = offsets.getInt((long) f * 4 + 4) - base - start;
-          outData.setBytes(pos, in, start, len);
-          pos += len;
-          BitVectorHelper.setBit(valid, to);
-        }
-        outOffsets.setInt((long) (to + 1) * 4, pos);
-      }
+      out.allocateNew(Math.max(1, pos), rows);
+      out.getDataBuffer().setBytes(0, data, 0, pos);
+      out.getOffsetBuffer().nioBuffer(0, (rows + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(outOffsets);
+      out.getValidityBuffer().setBytes(0, validOut);
       out.setLastSet(rows - 1);
       out.setValueCount(rows);
       out.transferTo(v);

@@ -118,23 +118,45 @@ enum Shape {
     System.arraycopy(src, words * width, dst, words * width, n - words * width);
   }
 
+  /** Byte planes: plane {@code j} holds byte {@code j} of every word. Reads each word once. */
   private void splitBytes(byte[] src, byte[] dst, int n) {
     int words = n / width;
-    for (int j = 0; j < width; j++) {
-      int base = j * words;
-      for (int i = 0, at = j; i < words; i++, at += width) {
-        dst[base + i] = src[at];
+    if (width == 8) {
+      for (int i = 0; i < words; i++) {
+        long v = (long) LONG.get(src, i * 8);
+        for (int j = 0, at = i; j < 8; j++, at += words) {
+          dst[at] = (byte) (v >>> (8 * j));
+        }
+      }
+    } else {
+      for (int i = 0; i < words; i++) {
+        int v = (int) INT.get(src, i * 4);
+        for (int j = 0, at = i; j < 4; j++, at += words) {
+          dst[at] = (byte) (v >>> (8 * j));
+        }
       }
     }
     System.arraycopy(src, words * width, dst, words * width, n - words * width);
   }
 
+  /** Words back from byte planes, each written once (sequential writes, one read stream per plane). */
   private void joinBytes(byte[] src, byte[] dst, int n) {
     int words = n / width;
-    for (int j = 0; j < width; j++) {
-      int base = j * words;
-      for (int i = 0, at = j; i < words; i++, at += width) {
-        dst[at] = src[base + i];
+    if (width == 8) {
+      for (int i = 0; i < words; i++) {
+        long v = 0;
+        for (int j = 0, at = i; j < 8; j++, at += words) {
+          v |= (src[at] & 0xFFL) << (8 * j);
+        }
+        LONG.set(dst, i * 8, v);
+      }
+    } else {
+      for (int i = 0; i < words; i++) {
+        int v = 0;
+        for (int j = 0, at = i; j < 4; j++, at += words) {
+          v |= (src[at] & 0xFF) << (8 * j);
+        }
+        INT.set(dst, i * 4, v);
       }
     }
     System.arraycopy(src, words * width, dst, words * width, n - words * width);
