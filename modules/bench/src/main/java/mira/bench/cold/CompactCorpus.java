@@ -18,7 +18,7 @@ import org.apache.arrow.memory.RootAllocator;
  * per signal the bytes before and after and how fast the rewrite went. It rewrites in place, so it
  * is meant for a copy of a load-generator corpus, never a live node's directory.
  *
- * <pre>compact-corpus DATA_DIR [--wire-bytes N]</pre>
+ * <pre>compact-corpus DATA_DIR [--wire-bytes N] [--format mira|arrow]</pre>
  *
  * With {@code --wire-bytes} (the uncompressed protobuf bytes the load generator reported for the run
  * that made the corpus) it also prints bytes on disk per wire byte, hot and cold.
@@ -28,14 +28,17 @@ public final class CompactCorpus {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 1 || args[0].startsWith("--")) {
-      System.err.println("usage: compact-corpus DATA_DIR [--wire-bytes N]   (rewrites DATA_DIR in place: use a copy)");
+      System.err.println("usage: compact-corpus DATA_DIR [--wire-bytes N] [--format mira|arrow]   (rewrites DATA_DIR in place: use a copy)");
       System.exit(2);
     }
     Path data = Path.of(args[0]);
     long wire = 0;
+    Compactor.Format format = Compactor.Format.MIRA;
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--wire-bytes") && i + 1 < args.length) {
         wire = Long.parseLong(args[++i]);
+      } else if (args[i].equals("--format") && i + 1 < args.length) {
+        format = Compactor.Format.valueOf(args[++i].toUpperCase(Locale.ROOT));
       } else {
         System.err.println("compact-corpus: unknown argument " + args[i]);
         System.exit(2);
@@ -58,7 +61,7 @@ public final class CompactCorpus {
             continue;
           }
           hot += bytes(b.dir());
-          Compactor.compact(b.dir(), "00000000", allocator);
+          Compactor.compact(b.dir(), "00000000", format, allocator);
           cold += bytes(b.dir());
           n++;
         }

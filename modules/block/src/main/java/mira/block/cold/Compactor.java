@@ -37,6 +37,17 @@ public final class Compactor {
 
   private Compactor() {}
 
+  /** How a cold table is written. */
+  public enum Format {
+    /**
+     * Shaped buffers and rearranged columns ({@link Shape}, {@link ColdLayout}): the smallest, and
+     * readable only by Mira (or by Arrow Java given {@link ZstdCodec#FACTORY} and {@link ColdLayout#undo}).
+     */
+    MIRA,
+    /** Arrow IPC's standard ZSTD body compression: any Arrow reader with a ZSTD codec opens it. */
+    ARROW
+  }
+
   /** True if the block has been compacted. */
   public static boolean isCold(Path blockDir) {
     return Files.exists(blockDir.resolve(MARKER));
@@ -48,7 +59,8 @@ public final class Compactor {
    *
    * @return the blocks compacted
    */
-  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, BufferAllocator allocator) throws IOException {
+  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, Format format, BufferAllocator allocator)
+      throws IOException {
     List<BlockRef> candidates = new ArrayList<>();
     for (Signal s : Signal.values()) {
       for (BlockRef r : Catalog.list(dataDir, s, Long.MIN_VALUE, nowNanos - COLD_AFTER_NS - 1)) {
@@ -64,7 +76,7 @@ public final class Compactor {
         break;
       }
       try {
-        compact(r.dir(), nodeHex, allocator);
+        compact(r.dir(), nodeHex, format, allocator);
         done.add(r.dir());
       } catch (NoSuchFileException e) {
         // Retention removed it meanwhile.
@@ -73,8 +85,17 @@ public final class Compactor {
     return done;
   }
 
-  /** Rewrites every table of the block with ZSTD bodies, then writes the marker. */
+  /** Rewrites every table of the block in the {@link Format#MIRA} format, then writes the marker. */
   public static void compact(Path blockDir, String nodeHex, BufferAllocator parent) throws IOException {
+    compact(blockDir, nodeHex, Format.MIRA, parent);
+  }
+
+  /**
+   * Rewrites every table of the block compressed in {@code format}, then writes the marker. A table
+   * already rewritten (in either format, by an interrupted compaction) is read back to its plain
+   * form first, so the block ends in one format.
+   */
+  public static void compact(Path blockDir, String nodeHex, Format format, BufferAllocator parent) throws IOException {
     List<Path> tables = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(blockDir, "*.arrow")) {
       for (Path p : s) {
@@ -97,8 +118,17 @@ public final class Compactor {
             dicts.put(d);
           }
           // A table an interrupted compaction already rewrote is read back to its plain form first.
-          VectorSchemaRoot plain = ColdLayout.undo(root.getSchema(), root, allocator);
-          TableWriter.writeRoot(ColdLayout.apply(plain, allocator), dicts, staged, ZstdCodec.FACTORY);
+          // Closing a root closes its vectors; the roots below share some with the reader's, and
+          // closing a vector twice is harmless.
+          try (VectorSchemaRoot plain = ColdLayout.undo(root.getSchema(), root, allocator)) {
+            if (format == Format.MIRA) {
+              try (VectorSchemaRoot cold = ColdLayout.apply(plain, allocator)) {
+                TableWriter.writeRoot(cold, dicts, staged, ZstdCodec.FACTORY);
+              }
+            } else {
+              TableWriter.writeRoot(plain, dicts, staged, ZstdCodec.STANDARD);
+            }
+          }
         } catch (IOException | RuntimeException e) {
           Files.deleteIfExists(staged);
           throw e;

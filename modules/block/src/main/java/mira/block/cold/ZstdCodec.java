@@ -18,8 +18,8 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  *
  * <p>Because of the header these files are Arrow IPC that only Mira reads: another Arrow reader
  * fails on the first compressed buffer (the header is not a zstd frame, so it fails loudly rather
- * than returning shaped bytes as values). Bodies written before shapes existed — a bare zstd
- * frame — are still read. Arrow's own arrow-compression module is not used: it would bring
+ * than returning shaped bytes as values). {@link #STANDARD} writes Arrow's own ZSTD body (a bare
+ * zstd frame) instead, for {@code retention.cold_format: "arrow"}; every reader here reads both. Arrow's own arrow-compression module is not used: it would bring
  * commons-compress, commons-io and commons-lang3 (and with them java.desktop into the jlinked
  * runtime) for three calls.
  */
@@ -40,27 +40,44 @@ public final class ZstdCodec extends AbstractCompressionCodec {
   private static final byte VERSION = 1;
   private static final int ZSTD_MAGIC = 0xFD2FB528;
 
-  /** A factory for {@code VectorLoader}: ZSTD bodies, and uncompressed ones as they are. */
-  public static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
-    @Override
-    public CompressionCodec createCodec(CompressionUtil.CodecType type) {
-      return createCodec(type, LEVEL);
-    }
+  /**
+   * Writes shaped bodies; reads shaped and bare zstd bodies, and uncompressed ones as they are. The
+   * factory for every reader of Mira's tables.
+   */
+  public static final CompressionCodec.Factory FACTORY = factory(true);
+  /** Writes bare zstd frames, Arrow IPC's standard ZSTD body; reads as {@link #FACTORY} does. */
+  public static final CompressionCodec.Factory STANDARD = factory(false);
 
-    @Override
-    public CompressionCodec createCodec(CompressionUtil.CodecType type, int level) {
-      return switch (type) {
-        case ZSTD -> new ZstdCodec(level);
-        case NO_COMPRESSION -> NoCompressionCodec.INSTANCE;
-        default -> throw new IllegalArgumentException("unsupported body compression " + type);
-      };
-    }
-  };
+  private static CompressionCodec.Factory factory(boolean shaped) {
+    return new CompressionCodec.Factory() {
+      @Override
+      public CompressionCodec createCodec(CompressionUtil.CodecType type) {
+        return createCodec(type, LEVEL);
+      }
+
+      @Override
+      public CompressionCodec createCodec(CompressionUtil.CodecType type, int level) {
+        return switch (type) {
+          case ZSTD -> new ZstdCodec(level, shaped);
+          case NO_COMPRESSION -> NoCompressionCodec.INSTANCE;
+          default -> throw new IllegalArgumentException("unsupported body compression " + type);
+        };
+      }
+    };
+  }
 
   private final int level;
+  private final boolean shaped;
 
+  /** A codec that writes shaped bodies. */
   public ZstdCodec(int level) {
+    this(level, true);
+  }
+
+  /** @param shaped false to write Arrow IPC's standard ZSTD body (a bare zstd frame) */
+  public ZstdCodec(int level, boolean shaped) {
     this.level = level;
+    this.shaped = shaped;
   }
 
   /** The shape whose sample (the buffer's first {@value #SAMPLE} bytes) compresses smallest; plain on a tie. */
@@ -92,7 +109,7 @@ public final class ZstdCodec extends AbstractCompressionCodec {
     int srcLen = Math.toIntExact(uncompressed.writerIndex());
     byte[] plain = new byte[srcLen];
     uncompressed.getBytes(0, plain);
-    Shape shape = choose(plain, srcLen);
+    Shape shape = shaped ? choose(plain, srcLen) : Shape.PLAIN;
     byte[] src = plain;
     if (shape != Shape.PLAIN) {
       src = new byte[srcLen];
@@ -104,13 +121,16 @@ public final class ZstdCodec extends AbstractCompressionCodec {
       throw new IllegalStateException("zstd compression failed: " + Zstd.getErrorName(n));
     }
     long at = CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
-    ArrowBuf out = allocator.buffer(at + HEADER + n);
-    out.setByte(at, 'M');
-    out.setByte(at + 1, 'Z');
-    out.setByte(at + 2, VERSION);
-    out.setByte(at + 3, shape.id);
-    out.setBytes(at + HEADER, dst, 0, n);
-    out.writerIndex(at + HEADER + n);
+    int header = shaped ? HEADER : 0;
+    ArrowBuf out = allocator.buffer(at + header + n);
+    if (shaped) {
+      out.setByte(at, 'M');
+      out.setByte(at + 1, 'Z');
+      out.setByte(at + 2, VERSION);
+      out.setByte(at + 3, shape.id);
+    }
+    out.setBytes(at + header, dst, 0, n);
+    out.writerIndex(at + header + n);
     return out;
   }
 

@@ -224,7 +224,7 @@ final class MappedTable implements TableView {
             if (rb.compression() == null) {
               throw corrupt("the schema says the table was rearranged, but its body is not compressed");
             }
-            ColdLayout.undo(fileSchema, root, allocator);
+            root = ColdLayout.undo(fileSchema, root, allocator);
           }
         } catch (IllegalStateException | IllegalArgumentException e) {
           throw corrupt("record batch at offset " + pos + " does not load: " + e.getMessage());

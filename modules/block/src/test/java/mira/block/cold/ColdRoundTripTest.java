@@ -1,6 +1,9 @@
 package mira.block.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.luben.zstd.Zstd;
 
 import com.google.protobuf.MessageLite;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -23,14 +26,21 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.compression.AbstractCompressionCodec;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
 
 /**
- * A block compacted into the cold tier — shaped buffers, rearranged columns, zstd — reads exactly
- * as it did hot, through Mira's reader and through Arrow Java's (which undoes the rearrangement as
- * the schema metadata describes), for random requests of every signal; compacting it again (what
- * the sweep does after an interrupted compaction) changes nothing.
+ * A block compacted into the cold tier reads exactly as it did hot, for random requests of every
+ * signal, in both formats: {@code MIRA} (shaped buffers, rearranged columns) through Mira's reader
+ * and through Arrow Java's (which undoes the rearrangement as the schema metadata describes), and
+ * {@code ARROW} through those and through a reader that knows nothing but Arrow's standard bare
+ * zstd body — which refuses the {@code MIRA} form. Compacting again (what the sweep does after an
+ * interrupted compaction), also into the other format, changes nothing.
  */
 class ColdRoundTripTest {
   @Provide
@@ -76,13 +86,21 @@ class ColdRoundTripTest {
       Map<String, List<Map<String, Object>>> hot = read(ref, a);
       assertThat(ReaderTables.allWithArrow(dir)).isEqualTo(hot);
 
-      Compactor.compact(dir, "0000abcd", a);
+      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
       assertThat(Compactor.isCold(dir)).isTrue();
       assertThat(read(ref, a)).as("Mira's reader, cold").isEqualTo(hot);
       assertThat(ReaderTables.allWithArrow(dir)).as("Arrow Java's reader, cold").isEqualTo(hot);
+      standardReaderNeverMisreads(dir, hot);
+      rearrangedColumnsAreStoredUnderTheirOwnNames(dir);
 
-      Compactor.compact(dir, "0000abcd", a);
+      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
       assertThat(read(ref, a)).as("compacted twice").isEqualTo(hot);
+
+      Compactor.compact(dir, "0000abcd", Compactor.Format.ARROW, a);
+      assertThat(read(ref, a)).as("Mira's reader, standard cold").isEqualTo(hot);
+      assertThat(ReaderTables.allWithArrow(dir, BARE_ZSTD_ONLY)).as("a standard reader, standard cold").isEqualTo(hot);
+      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
+      assertThat(read(ref, a)).as("from standard back to shaped").isEqualTo(hot);
       assertThat(a.getAllocatedMemory()).isZero();
     } finally {
       try (var s = Files.walk(data)) {
@@ -92,6 +110,104 @@ class ColdRoundTripTest {
       }
     }
   }
+
+  /**
+   * A reader that knows only Arrow's standard body either refuses a shaped table (its first
+   * compressed buffer is not a zstd frame) or reads it; what it reads under a column's own name is
+   * then exactly the hot value (a rearranged column is stored under another name).
+   */
+  private static void standardReaderNeverMisreads(Path dir, Map<String, List<Map<String, Object>>> hot) throws Exception {
+    for (String file : hot.keySet()) {
+      List<Map<String, Object>> rows;
+      try {
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> read = (List<Map<String, Object>>) ReaderTables.comparable(
+            mira.block.testing.ArrowTables.read(dir, file, BARE_ZSTD_ONLY).rows());
+        rows = read;
+      } catch (IllegalStateException e) {
+        assertThat(e).hasMessageContaining("not a zstd frame");
+        continue;
+      }
+      assertThat(rows).hasSameSizeAs(hot.get(file));
+      for (int i = 0; i < rows.size(); i++) {
+        for (Map.Entry<String, Object> c : rows.get(i).entrySet()) {
+          if (hot.get(file).get(i).containsKey(c.getKey())) {
+            assertThat(c.getValue()).as(file + " row " + i + " " + c.getKey()).isEqualTo(hot.get(file).get(i).get(c.getKey()));
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * In the file's own schema (which any reader sees before a buffer is inflated), a column stored
+   * as a difference or regrouped is not under the plain column's name.
+   */
+  private static void rearrangedColumnsAreStoredUnderTheirOwnNames(Path dir) throws Exception {
+    for (String file : ReaderTables.files(dir)) {
+      try (BufferAllocator a = new RootAllocator();
+          java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(file));
+          org.apache.arrow.vector.ipc.ArrowFileReader r = new org.apache.arrow.vector.ipc.ArrowFileReader(ch, a, ZstdCodec.FACTORY)) {
+        org.apache.arrow.vector.types.pojo.Schema schema = r.getVectorSchemaRoot().getSchema();
+        List<String> names = schema.getFields().stream().map(f -> f.getName()).toList();
+        Map<String, String> meta = schema.getCustomMetadata() == null ? Map.of() : schema.getCustomMetadata();
+        if (meta.containsKey(ColdLayout.MINUS)) {
+          for (String pair : meta.get(ColdLayout.MINUS).split(";")) {
+            assertThat(names).as(file).contains(pair).doesNotContain(pair.split("-", 2)[0]);
+          }
+        } else {
+          assertThat(names).as(file + ": logs and spans always carry time differences in the cold form")
+              .doesNotContain("observed_time_unix_nano", "end_time_unix_nano");
+        }
+        if (meta.containsKey(ColdLayout.BY_KEY)) {
+          assertThat(names).as(file).contains("str.by_key").doesNotContain("str");
+        }
+      }
+    }
+  }
+
+  /** What any Arrow reader with ZSTD support does: a body is one bare zstd frame, nothing else. */
+  static final CompressionCodec.Factory BARE_ZSTD_ONLY = new CompressionCodec.Factory() {
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType type) {
+      return createCodec(type, 3);
+    }
+
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType type, int level) {
+      return switch (type) {
+        case NO_COMPRESSION -> NoCompressionCodec.INSTANCE;
+        case ZSTD -> new AbstractCompressionCodec() {
+          @Override
+          protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
+            throw new UnsupportedOperationException("read only");
+          }
+
+          @Override
+          protected ArrowBuf doDecompress(BufferAllocator allocator, ArrowBuf compressed) {
+            long outLen = readUncompressedLength(compressed);
+            byte[] in = new byte[(int) (compressed.writerIndex() - CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH)];
+            compressed.getBytes(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH, in);
+            if (in.length < 4 || (in[0] & 0xFF) != 0x28 || (in[1] & 0xFF) != 0xB5 || (in[2] & 0xFF) != 0x2F
+                || (in[3] & 0xFF) != 0xFD) {
+              throw new IllegalStateException("body is not a zstd frame");
+            }
+            byte[] plain = Zstd.decompress(in, (int) outLen);
+            ArrowBuf out = allocator.buffer(Math.max(1, outLen));
+            out.setBytes(0, plain);
+            out.writerIndex(outLen);
+            return out;
+          }
+
+          @Override
+          public CompressionUtil.CodecType getCodecType() {
+            return CompressionUtil.CodecType.ZSTD;
+          }
+        };
+        default -> throw new IllegalArgumentException(type.toString());
+      };
+    }
+  };
 
   private static Map<String, List<Map<String, Object>>> read(BlockRef ref, BufferAllocator a) throws Exception {
     try (BlockReader r = BlockReader.open(ref, a)) {

@@ -118,13 +118,13 @@ class CompactorTest {
       Compactor.compact(block, "0000abcd", a);
       Files.delete(block.resolve(Compactor.MARKER));
       Files.writeString(block.resolve("log_attrs.arrow.0000abcd.cold"), "torn");
-      List<Path> done = Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, a);
+      List<Path> done = Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, Compactor.Format.MIRA, a);
       assertThat(done).containsExactly(block);
       assertThat(Compactor.isCold(block)).isTrue();
       assertThat(block.resolve("log_attrs.arrow.0000abcd.cold")).doesNotExist();
       assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(LogsReadBack.flatten(req));
       assertThat(one).exists();
-      assertThat(Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, a)).as("nothing left to do").isEmpty();
+      assertThat(Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, Compactor.Format.MIRA, a)).as("nothing left to do").isEmpty();
     }
   }
 
@@ -132,7 +132,7 @@ class CompactorTest {
   void blocksYoungerThanAnHourStayHot() throws Exception {
     try (RootAllocator a = new RootAllocator()) {
       Path block = publish(sample(10), a);
-      assertThat(Compactor.sweep(data, "0000abcd", T0 + Compactor.COLD_AFTER_NS / 2, a)).isEmpty();
+      assertThat(Compactor.sweep(data, "0000abcd", T0 + Compactor.COLD_AFTER_NS / 2, Compactor.Format.MIRA, a)).isEmpty();
       assertThat(Compactor.isCold(block)).isFalse();
     }
   }

@@ -52,25 +52,32 @@ public final class ArrowTables {
 
   /** Reads {@code dir/file}; an absent file reads as no rows. */
   public static Rows read(Path dir, String file) throws IOException {
+    return read(dir, file, mira.block.cold.ZstdCodec.FACTORY);
+  }
+
+  /** Reads {@code dir/file} with the given body codecs; an absent file reads as no rows. */
+  public static Rows read(Path dir, String file, org.apache.arrow.vector.compression.CompressionCodec.Factory codecs)
+      throws IOException {
     Path p = dir.resolve(file);
     if (!Files.exists(p)) {
       return new Rows(List.of(), Map.of(), List.of());
     }
     try (BufferAllocator a = new RootAllocator();
         FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
-        ArrowFileReader r = new ArrowFileReader(ch, a, mira.block.cold.ZstdCodec.FACTORY)) {
-      VectorSchemaRoot root = r.getVectorSchemaRoot();
+        ArrowFileReader r = new ArrowFileReader(ch, a, codecs)) {
+      VectorSchemaRoot stored = r.getVectorSchemaRoot();
       Map<String, String> footer = r.getMetaData();
       List<Map<String, Object>> rows = new ArrayList<>();
       List<String> names = new ArrayList<>();
-      for (FieldVector v : root.getFieldVectors()) {
-        names.add(v.getName());
-      }
       Map<Long, Dictionary> dicts = r.getDictionaryVectors();
       while (r.loadNextBatch()) {
-        // A cold table may be rearranged (mira.block.cold.ColdLayout): its metadata says how.
-        if (mira.block.cold.ColdLayout.rearranged(root.getSchema())) {
-          mira.block.cold.ColdLayout.undo(root.getSchema(), root, a);
+        // A cold table may be rearranged (mira.block.cold.ColdLayout): its metadata says how. The
+        // undone table's vectors may be new ones (renamed), closed here; closing twice is harmless.
+        @SuppressWarnings("resource")
+        VectorSchemaRoot root = mira.block.cold.ColdLayout.undo(stored.getSchema(), stored, a);
+        names.clear();
+        for (FieldVector v : root.getFieldVectors()) {
+          names.add(v.getName());
         }
         for (int i = 0; i < root.getRowCount(); i++) {
           Map<String, Object> row = new LinkedHashMap<>();
@@ -83,6 +90,9 @@ public final class ArrowTables {
             row.put(v.getName(), value);
           }
           rows.add(row);
+        }
+        if (root != stored) {
+          root.close();
         }
       }
       return new Rows(rows, footer, names);

@@ -92,11 +92,17 @@ public final class ReaderTables {
   }
 
   /** Every table of the block read with Arrow Java's reader, by file name, {@link #comparable}. */
-  @SuppressWarnings("unchecked")
   public static Map<String, List<Map<String, Object>>> allWithArrow(Path dir) throws IOException {
+    return allWithArrow(dir, mira.block.cold.ZstdCodec.FACTORY);
+  }
+
+  /** The same with the given body codecs (e.g. only what any Arrow reader has). */
+  @SuppressWarnings("unchecked")
+  public static Map<String, List<Map<String, Object>>> allWithArrow(Path dir,
+      org.apache.arrow.vector.compression.CompressionCodec.Factory codecs) throws IOException {
     Map<String, List<Map<String, Object>>> out = new TreeMap<>();
     for (String f : files(dir)) {
-      out.put(f, (List<Map<String, Object>>) comparable(ArrowTables.read(dir, f).rows()));
+      out.put(f, (List<Map<String, Object>>) comparable(ArrowTables.read(dir, f, codecs).rows()));
     }
     return out;
   }

@@ -3,6 +3,7 @@ package mira.server.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import mira.block.cold.Compactor;
 
 /**
  * A validated configuration. Built only by {@link ConfigLoader}; every field has been checked.
@@ -12,6 +13,7 @@ import java.util.Optional;
  * @param grpcListen OTLP/gRPC listen address
  * @param httpListen HTTP listen address (OTLP/HTTP, API, probes)
  * @param retentionTtl how long blocks are kept after their newest record
+ * @param coldFormat how blocks are written into the cold tier
  * @param ingestShards flushers per signal, 1..16, already resolved from "auto"
  * @param ingestQueue total exports that may wait across a signal's shards
  * @param ingestWal whether exports are acknowledged from the write-ahead log
@@ -25,6 +27,7 @@ public record Config(
     HostPort grpcListen,
     HostPort httpListen,
     Duration retentionTtl,
+    Compactor.Format coldFormat,
     int ingestShards,
     int ingestQueue,
     boolean ingestWal,

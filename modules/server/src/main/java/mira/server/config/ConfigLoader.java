@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import mira.block.cold.Compactor;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
@@ -167,6 +168,13 @@ public final class ConfigLoader {
           + "\" is shorter than the minimum of 1m");
     }
 
+    Compactor.Format coldFormat = switch (raw.get(Key.RETENTION_COLD_FORMAT)) {
+      case "mira" -> Compactor.Format.MIRA;
+      case "arrow" -> Compactor.Format.ARROW;
+      default -> throw new ConfigException(where(Key.RETENTION_COLD_FORMAT, origin) + ": \""
+          + raw.get(Key.RETENTION_COLD_FORMAT) + "\" is neither \"mira\" nor \"arrow\"");
+    };
+
     String shardsText = raw.get(Key.INGEST_SHARDS);
     int shards;
     if (shardsText.equals("auto")) {
@@ -212,7 +220,7 @@ public final class ConfigLoader {
         linkBase = linkBase.substring(0, linkBase.length() - 1);
       }
     }
-    return new Config(node, dataDir, grpc, http, ttl, shards, queue, wal, maxBytes, rules, linkBase);
+    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase);
   }
 
   private static int integer(Key key, Map<Key, String> origin, String text, int min, int max, String alternative)

@@ -20,6 +20,8 @@ public enum Key {
       "OTLP/HTTP, query API, probes and UI listener (HTTP/1.1), HOST:PORT."),
   RETENTION_TTL("retention.ttl", "168h", null,
       "How long a block is kept after its newest record, e.g. \"168h\", \"30d\"."),
+  RETENTION_COLD_FORMAT("retention.cold_format", "mira", null,
+      "How blocks over an hour old are compressed: \"mira\" (smallest, read by Mira) or \"arrow\" (standard ZSTD Arrow IPC)."),
   INGEST_SHARDS("ingest.shards", "auto", null,
       "Flushers per signal: \"auto\" (cores/2, 1..16) or a number 1..16."),
   INGEST_QUEUE("ingest.queue", "1024", null,

@@ -29,6 +29,7 @@ public final class RetentionSweeper implements AutoCloseable {
 
   private final Path dataDir;
   private final Duration ttl;
+  private final Compactor.Format format;
   private final String nodeHex;
   private final BufferAllocator allocator = new RootAllocator();
   private final AtomicLong blocksCompacted = new AtomicLong();
@@ -42,15 +43,19 @@ public final class RetentionSweeper implements AutoCloseable {
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final AtomicBoolean stallReported = new AtomicBoolean();
 
-  /** @param node this node's name: staged cold-tier files carry its id */
-  public RetentionSweeper(Path dataDir, Duration ttl, String node) {
-    this(dataDir, ttl, node, INTERVAL, System::currentTimeMillis);
+  /**
+   * @param node this node's name: staged cold-tier files carry its id
+   * @param format how blocks are written into the cold tier
+   */
+  public RetentionSweeper(Path dataDir, Duration ttl, String node, Compactor.Format format) {
+    this(dataDir, ttl, node, format, INTERVAL, System::currentTimeMillis);
   }
 
   /** With another interval and wall clock (milliseconds): for tests. */
-  RetentionSweeper(Path dataDir, Duration ttl, String node, Duration interval, LongSupplier clock) {
+  RetentionSweeper(Path dataDir, Duration ttl, String node, Compactor.Format format, Duration interval, LongSupplier clock) {
     this.dataDir = dataDir;
     this.ttl = ttl;
+    this.format = format;
     this.nodeHex = BlockName.nodeHex(BlockName.nodeId(node));
     this.interval = interval;
     this.clock = clock;
@@ -94,7 +99,7 @@ public final class RetentionSweeper implements AutoCloseable {
       if (s.blocks() > 0) {
         LOG.log(Level.INFO, "retention removed " + s.blocks() + " blocks (" + s.bytes() + " bytes) older than " + ttl);
       }
-      List<Path> cold = Compactor.sweep(dataDir, nodeHex, clock.getAsLong() * 1_000_000L, allocator);
+      List<Path> cold = Compactor.sweep(dataDir, nodeHex, clock.getAsLong() * 1_000_000L, format, allocator);
       blocksCompacted.addAndGet(cold.size());
     } catch (Exception e) {
       lastError.set(e.toString());

@@ -63,7 +63,7 @@ public final class Running implements AutoCloseable {
       ingest.close();
       throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
     }
-    RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node());
+    RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node(), config.coldFormat());
     try {
       MiraServer server = MiraServer.start(config, data, ingest, Api.routes(config.node(), ingest, queries, retention));
       return new Running(data, ingest, queries, server, retention);

@@ -38,6 +38,7 @@ class ConfigLoaderTest {
     assertThat(c.grpcListen()).isEqualTo(new HostPort("127.0.0.1", 4317));
     assertThat(c.httpListen()).isEqualTo(new HostPort("127.0.0.1", 4318));
     assertThat(c.retentionTtl()).isEqualTo(Duration.ofHours(168));
+    assertThat(c.coldFormat()).isEqualTo(mira.block.cold.Compactor.Format.MIRA);
     assertThat(c.ingestShards()).isEqualTo(4);
     assertThat(c.ingestQueue()).isEqualTo(1024);
     assertThat(c.ingestWal()).isTrue();
@@ -53,7 +54,7 @@ class ConfigLoaderTest {
           node: "mira-1",
           data_dir: "/var/lib/mira",
           listen: {grpc: "0.0.0.0:14317", http: "[::1]:14318"},
-          retention: {ttl: "30d"},
+          retention: {ttl: "30d", cold_format: "arrow"},
           ingest: {shards: "3", queue: "64", wal: "false", max_request_bytes: "4MiB"},
           alert: {rules: "rules.yaml"},
           link_base: "https://mira.example.com/",
@@ -64,6 +65,7 @@ class ConfigLoaderTest {
     assertThat(c.grpcListen()).isEqualTo(new HostPort("0.0.0.0", 14317));
     assertThat(c.httpListen()).isEqualTo(new HostPort("::1", 14318));
     assertThat(c.retentionTtl()).isEqualTo(Duration.ofDays(30));
+    assertThat(c.coldFormat()).isEqualTo(mira.block.cold.Compactor.Format.ARROW);
     assertThat(c.ingestShards()).isEqualTo(3);
     assertThat(c.ingestQueue()).isEqualTo(64);
     assertThat(c.ingestWal()).isFalse();
@@ -145,6 +147,7 @@ class ConfigLoaderTest {
     assertThat(refusal("{retention: {ttl: \"1w\"}}")).contains("retention.ttl").contains("unit");
     assertThat(refusal("{retention: {ttl: \"10s\"}}")).contains("retention.ttl").contains("minimum");
     assertThat(refusal("{retention: {ttl: \"h\"}}")).contains("retention.ttl");
+    assertThat(refusal("{retention: {cold_format: \"parquet\"}}")).contains("retention.cold_format").contains("\"mira\" nor \"arrow\"");
     assertThat(refusal("{listen: {grpc: \"4317\"}}")).contains("listen.grpc").contains("HOST:PORT");
     assertThat(refusal("{listen: {grpc: \"localhost:70000\"}}")).contains("listen.grpc").contains("65535");
     assertThat(refusal("{listen: {http: \"::1:4318\"}}")).contains("listen.http").contains("brackets");
