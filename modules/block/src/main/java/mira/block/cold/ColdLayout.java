@@ -37,7 +37,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * nothing of this never takes a difference for a time: Mira renames and undoes on read.
  *
  * <p>Measured on the load generator's corpus (docs/performance.md) these take about a tenth off
- * the cold tier beyond what the per-buffer {@link Shape}s do.
+ * the cold tier beyond what the per-buffer {@link Shape}s do (0.157 to 0.141 bytes per wire byte
+ * at zstd level 3).
  */
 public final class ColdLayout {
   /** Schema metadata: {@code column-base} pairs separated by {@code ;}, in the order applied. */
@@ -64,8 +65,9 @@ public final class ColdLayout {
   }
 
   /**
-   * Rearranges {@code root} in place and returns it under a schema whose metadata records what was
-   * done (the vectors are the same objects).
+   * Rearranges {@code root} and returns the table under a schema whose metadata records what was
+   * done. Renamed columns are new vectors holding the moved buffers; the others are shared, so the
+   * caller closes both roots (closing a vector twice is harmless).
    */
   public static VectorSchemaRoot apply(VectorSchemaRoot root, BufferAllocator allocator) {
     Map<String, String> meta = new HashMap<>();
@@ -97,8 +99,9 @@ public final class ColdLayout {
   }
 
   /**
-   * Undoes, in place, what {@code schema}'s metadata says was done to the loaded table, and returns
-   * its vectors under a schema without that metadata.
+   * Undoes what {@code schema}'s metadata says was done to the loaded table and returns it under
+   * its plain names and a schema without that metadata ({@code stored} itself if nothing was done;
+   * otherwise, as for {@link #apply}, the caller closes both roots).
    *
    * @throws IllegalArgumentException if the metadata names a column the table lacks or cannot hold
    */

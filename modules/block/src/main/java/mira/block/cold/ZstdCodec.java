@@ -19,9 +19,10 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  * <p>Because of the header these files are Arrow IPC that only Mira reads: another Arrow reader
  * fails on the first compressed buffer (the header is not a zstd frame, so it fails loudly rather
  * than returning shaped bytes as values). {@link #STANDARD} writes Arrow's own ZSTD body (a bare
- * zstd frame) instead, for {@code retention.cold_format: "arrow"}; every reader here reads both. Arrow's own arrow-compression module is not used: it would bring
- * commons-compress, commons-io and commons-lang3 (and with them java.desktop into the jlinked
- * runtime) for three calls.
+ * zstd frame) instead, for {@code retention.cold_format: "arrow"}; every reader here reads both.
+ *
+ * <p>Arrow's own arrow-compression module is not used: it would bring commons-compress, commons-io
+ * and commons-lang3 (and with them java.desktop into the jlinked runtime) for three calls.
  */
 public final class ZstdCodec extends AbstractCompressionCodec {
   /**
