@@ -28,7 +28,7 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
  * last; a block without it is (re)compacted by the next sweep, table by table, which is idempotent.
  */
 public final class Compactor {
-  /** Present in a block directory once every table in it is compressed. */
+  /** Present in a block directory once every table in it is compressed; holds the format's name. */
   public static final String MARKER = "cold";
   /** A block goes cold this long after its newest record: the partition width. */
   public static final long COLD_AFTER_NS = 3_600_000_000_000L;
@@ -54,6 +54,25 @@ public final class Compactor {
   }
 
   /**
+   * The format a cold block was written in, as its marker says: the format's name, or nothing for
+   * a marker written before formats existed (bare zstd bodies, no rearrangement: {@link
+   * Format#ARROW}). Null if the block is not cold or the marker holds something else.
+   */
+  public static Format coldFormat(Path blockDir) throws IOException {
+    String text;
+    try {
+      text = Files.readString(blockDir.resolve(MARKER)).strip();
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    return switch (text) {
+      case "", "arrow" -> Format.ARROW;
+      case "mira" -> Format.MIRA;
+      default -> null;
+    };
+  }
+
+  /**
    * Compacts up to {@link #MAX_PER_SWEEP} hot blocks, oldest first, whose newest record is older
    * than {@code nowNanos - COLD_AFTER_NS}.
    *
@@ -61,15 +80,26 @@ public final class Compactor {
    */
   public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, Format format, BufferAllocator allocator)
       throws IOException {
+    // Hot blocks first, oldest first; then cold blocks written in another format than the one
+    // asked for (the setting changed, or they predate formats), so a change of retention.cold_format
+    // reaches every block in time.
     List<BlockRef> candidates = new ArrayList<>();
+    List<BlockRef> reformat = new ArrayList<>();
     for (Signal s : Signal.values()) {
       for (BlockRef r : Catalog.list(dataDir, s, Long.MIN_VALUE, nowNanos - COLD_AFTER_NS - 1)) {
-        if (r.name().maxTime() < nowNanos - COLD_AFTER_NS && !isCold(r.dir())) {
+        if (r.name().maxTime() >= nowNanos - COLD_AFTER_NS) {
+          continue;
+        }
+        if (!isCold(r.dir())) {
           candidates.add(r);
+        } else if (coldFormat(r.dir()) != format) {
+          reformat.add(r);
         }
       }
     }
     candidates.sort(Catalog.NEWEST_FIRST.reversed());
+    reformat.sort(Catalog.NEWEST_FIRST.reversed());
+    candidates.addAll(reformat);
     List<Path> done = new ArrayList<>();
     for (BlockRef r : candidates) {
       if (done.size() >= MAX_PER_SWEEP) {
@@ -103,6 +133,12 @@ public final class Compactor {
       }
     }
     tables.sort(null);
+    // A cold block being rewritten in another format stops being cold first: a crash part-way then
+    // leaves a block the next sweep compacts again, never one whose marker names the wrong format.
+    Path marker = blockDir.resolve(MARKER);
+    if (Files.deleteIfExists(marker)) {
+      Publisher.fsyncDir(blockDir);
+    }
     try (BufferAllocator allocator = parent.newChildAllocator("compact " + blockDir.getFileName(), 0, Long.MAX_VALUE)) {
       for (Path table : tables) {
         Path staged = table.resolveSibling(table.getFileName() + "." + nodeHex + ".cold");
@@ -136,8 +172,10 @@ public final class Compactor {
         // Replace by rename: a reader with the old file mapped keeps reading the old inode.
         Files.move(staged, table, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       }
-      Path marker = blockDir.resolve(MARKER);
-      try (FileChannel m = FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      try (FileChannel m = FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        m.write(java.nio.ByteBuffer.wrap(format.name().toLowerCase(java.util.Locale.ROOT).getBytes(
+            java.nio.charset.StandardCharsets.US_ASCII)));
         m.force(true);
       }
       Publisher.fsyncDir(blockDir);

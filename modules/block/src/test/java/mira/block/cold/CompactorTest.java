@@ -1,6 +1,7 @@
 package mira.block.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import mira.block.publish.Publisher;
 import mira.block.publish.TableWriter;
 import mira.block.testing.ArrowTables;
 import mira.block.testing.LogsReadBack;
+import mira.block.testing.ReaderTables;
 import mira.proto.wire.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import org.apache.arrow.memory.RootAllocator;
@@ -134,6 +136,42 @@ class CompactorTest {
       Path block = publish(sample(10), a);
       assertThat(Compactor.sweep(data, "0000abcd", T0 + Compactor.COLD_AFTER_NS / 2, Compactor.Format.MIRA, a)).isEmpty();
       assertThat(Compactor.isCold(block)).isFalse();
+    }
+  }
+
+  @Test
+  void theMarkerNamesTheFormatAndAMarkerFromBeforeFormatsMeansStandard() throws Exception {
+    try (RootAllocator a = new RootAllocator()) {
+      Path block = publish(sample(50), a);
+      assertThat(Compactor.coldFormat(block)).isNull();
+      Compactor.compact(block, "0000abcd", Compactor.Format.MIRA, a);
+      assertThat(Files.readString(block.resolve(Compactor.MARKER))).isEqualTo("mira");
+      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.MIRA);
+      Compactor.compact(block, "0000abcd", Compactor.Format.ARROW, a);
+      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.ARROW);
+      Files.writeString(block.resolve(Compactor.MARKER), "");
+      assertThat(Compactor.coldFormat(block)).as("written before formats: bare zstd").isEqualTo(Compactor.Format.ARROW);
+    }
+  }
+
+  @Test
+  void aChangeOfFormatReachesBlocksAlreadyColdOneSweepAtATime() throws Exception {
+    try (RootAllocator a = new RootAllocator()) {
+      ExportLogsServiceRequest req = sample(300);
+      Path block = publish(req, a);
+      long later = T0 + 2 * Compactor.COLD_AFTER_NS;
+      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.MIRA, a)).containsExactly(block);
+      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.MIRA, a)).as("nothing left to do").isEmpty();
+      assertThatThrownBy(() -> ReaderTables.allWithArrow(block, ColdRoundTripTest.BARE_ZSTD_ONLY))
+          .as("a standard reader cannot read the shaped form").hasMessageContaining("not a zstd frame");
+
+      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.ARROW, a)).containsExactly(block);
+      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.ARROW);
+      assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(LogsReadBack.flatten(req));
+      assertThat(ReaderTables.allWithArrow(block, ColdRoundTripTest.BARE_ZSTD_ONLY))
+          .as("a standard reader reads the standard form").isEqualTo(ReaderTables.allWithArrow(block));
+      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.ARROW, a)).isEmpty();
+      assertThat(a.getAllocatedMemory()).isZero();
     }
   }
 }
