@@ -1,7 +1,9 @@
 package mira.block.cold;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -10,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import mira.block.publish.Publisher;
 import mira.block.publish.TableWriter;
 import mira.block.read.BlockRef;
@@ -56,7 +59,8 @@ public final class Compactor {
   /**
    * The format a cold block was written in, as its marker says: the format's name, or nothing for
    * a marker written before formats existed (bare zstd bodies, no rearrangement: {@link
-   * Format#ARROW}). Null if the block is not cold or the marker holds something else.
+   * Format#ARROW}). Null if the block is not cold or the marker holds something else (the sweep then
+   * compacts the block again, which writes a marker it can read).
    */
   public static Format coldFormat(Path blockDir) throws IOException {
     String text;
@@ -90,9 +94,11 @@ public final class Compactor {
         if (r.name().maxTime() >= nowNanos - COLD_AFTER_NS) {
           continue;
         }
-        if (!isCold(r.dir())) {
+        // One read of the marker: none (or one this version cannot read) means hot.
+        Format written = coldFormat(r.dir());
+        if (written == null) {
           candidates.add(r);
-        } else if (coldFormat(r.dir()) != format) {
+        } else if (written != format) {
           reformat.add(r);
         }
       }
@@ -174,8 +180,7 @@ public final class Compactor {
       }
       try (FileChannel m = FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING)) {
-        m.write(java.nio.ByteBuffer.wrap(format.name().toLowerCase(java.util.Locale.ROOT).getBytes(
-            java.nio.charset.StandardCharsets.US_ASCII)));
+        m.write(ByteBuffer.wrap(format.name().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII)));
         m.force(true);
       }
       Publisher.fsyncDir(blockDir);
