@@ -9,4 +9,6 @@ module mira.query {
 
   exports mira.query;
   exports mira.query.doc;
+  exports mira.query.result;
+  exports mira.query.render;
 }

@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import mira.query.render.ResponseJson;
 import mira.block.read.BlockRef;
 import mira.block.read.Catalog;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
-import mira.query.SearchResult;
-import mira.query.Stats;
-import mira.query.TraceResult;
+import mira.query.result.SearchResult;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
 import mira.query.doc.Documents;
 
 /**
@@ -150,13 +151,13 @@ public final class QueryLatency {
   private static Stats run(LocalQueries local, Query q) throws Exception {
     if (q.traceId() != null) {
       TraceResult r = local.trace(q.traceId());
-      if (r.toJson().length == 0) {
+      if (ResponseJson.trace(r).length == 0) {
         throw new IllegalStateException("empty answer");
       }
       return r.stats();
     }
     SearchResult r = local.search(Documents.search(q.document(), local.now()));
-    if (r.toJson().length == 0) {
+    if (ResponseJson.search(r).length == 0) {
       throw new IllegalStateException("empty answer");
     }
     return r.stats();
@@ -190,7 +191,7 @@ public final class QueryLatency {
     if (r.rows().isEmpty()) {
       throw new IllegalStateException("no traced log record with a request.id before the middle of the range");
     }
-    String row = new String(r.rows().get(0).json(), StandardCharsets.UTF_8);
+    String row = new String(ResponseJson.row(r.rows().get(0)), StandardCharsets.UTF_8);
     return new String[] {stringField(row, "\"request.id\":"), stringField(row, "\"trace_id\":")};
   }
 

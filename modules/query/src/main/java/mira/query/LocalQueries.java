@@ -25,6 +25,10 @@ import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.MetricNames;
 import mira.query.series.SeriesScan;
+import mira.query.result.BusyException;
+import mira.query.result.QueryException;
+import mira.query.result.SearchResult;
+import mira.query.result.TraceResult;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -167,12 +171,12 @@ public final class LocalQueries implements AutoCloseable {
   }
 
   /**
-   * Parses and runs a query document; returns the response document.
+   * Parses and runs a query document ({@code POST /api/v1/query}).
    *
    * @throws QueryException if the document is not valid (the message says why)
    */
-  public byte[] query(byte[] document) throws QueryException, BusyException, IOException {
-    return search(Documents.search(document, now())).toJson();
+  public SearchResult search(byte[] document) throws QueryException, BusyException, IOException {
+    return search(Documents.search(document, now()));
   }
 
   /**

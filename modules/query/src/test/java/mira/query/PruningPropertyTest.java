@@ -15,6 +15,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import mira.query.result.SearchResult;
+import mira.query.result.TraceResult;
+import mira.query.render.ResponseJson;
 import mira.block.BlockName;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
@@ -203,7 +206,7 @@ class PruningPropertyTest {
       assertThat(SearchOracleTest.positions(a.rows())).as("page %d of %s", page, doc)
           .isEqualTo(SearchOracleTest.positions(b.rows()));
       for (int i = 0; i < a.rows().size(); i++) {
-        assertThat(a.rows().get(i).json()).as("row %d of page %d of %s", i, page, doc).isEqualTo(b.rows().get(i).json());
+        assertThat(ResponseJson.row(a.rows().get(i))).as("row %d of page %d of %s", i, page, doc).isEqualTo(ResponseJson.row(b.rows().get(i)));
       }
       assertThat(a.next()).as("cursor of page %d of %s", page, doc).isEqualTo(b.next());
       assertThat(a.refused()).isEmpty();

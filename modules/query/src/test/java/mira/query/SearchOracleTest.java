@@ -20,6 +20,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import mira.query.result.Row;
+import mira.query.result.SearchResult;
+import mira.query.render.ResponseJson;
 import mira.block.BlockName;
 import mira.proto.wire.Signal;
 import mira.query.doc.Cursor;
@@ -121,7 +124,7 @@ class SearchOracleTest {
             JsonTree.Obj want = signal == Signal.LOGS
                 ? Expected.log(e.time(), e.resource(), e.resourceSchema(), e.scope(), e.scopeSchema(), e.log())
                 : Expected.span(e.resource(), e.resourceSchema(), e.scope(), e.scopeSchema(), e.span());
-            assertThat(JsonTree.parse(got.get(i).json())).as("rendering of row %d", i).isEqualTo(want);
+            assertThat(JsonTree.parse(ResponseJson.row(got.get(i)))).as("rendering of row %d", i).isEqualTo(want);
           }
           SearchResult first = local.search(q);
           long overlapping = names.stream().filter(n -> n.maxTime() >= q.from() && n.minTime() <= q.to()).count();
@@ -144,7 +147,7 @@ class SearchOracleTest {
       SearchResult r = local.search(p);
       assertThat(r.rows().size()).isLessThanOrEqualTo(q.limit());
       // The JSON envelope carries the same rows and cursor.
-      JsonTree.Obj env = JsonTree.parseObj(r.toJson());
+      JsonTree.Obj env = JsonTree.parseObj(ResponseJson.search(r));
       assertThat(env.list("rows")).hasSize(r.rows().size());
       assertThat(env.str("next")).isEqualTo(r.next());
       all.addAll(r.rows());

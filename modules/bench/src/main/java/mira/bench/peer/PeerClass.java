@@ -8,10 +8,12 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import mira.query.LocalQueries;
-import mira.query.Row;
-import mira.query.SearchResult;
-import mira.query.Stats;
-import mira.query.TraceResult;
+import mira.query.result.Row;
+import mira.query.result.SpanRow;
+import mira.query.render.ResponseJson;
+import mira.query.result.SearchResult;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
 import mira.query.doc.Documents;
 
 /**
@@ -199,14 +201,14 @@ public enum PeerClass {
     if (this == TRACE_BY_ID) {
       long t0 = System.nanoTime();
       TraceResult r = q.trace(p.traceId());
-      byte[] body = r.toJson();
+      byte[] body = ResponseJson.trace(r);
       long nanos = System.nanoTime() - t0;
       long[] times = new long[r.spans().size()];
       String[] ids = new String[times.length];
       for (int i = 0; i < times.length; i++) {
-        byte[] span = r.spans().get(i);
-        times[i] = Long.parseLong(RowFields.topLevelString(span, "start_time_unix_nano"));
-        ids[i] = RowFields.topLevelString(span, "span_id");
+        SpanRow span = r.spans().get(i);
+        times[i] = span.startTimeUnixNano();
+        ids[i] = span.spanId();
       }
       consume(body);
       return new Outcome(nanos, Answer.of(times, ids), blocks(r.stats()));
@@ -214,7 +216,7 @@ public enum PeerClass {
     byte[] doc = document(p).getBytes(StandardCharsets.UTF_8);
     long t0 = System.nanoTime();
     SearchResult r = q.search(Documents.search(doc, q.now()));
-    byte[] body = r.toJson();
+    byte[] body = ResponseJson.search(r);
     long nanos = System.nanoTime() - t0;
     long[] times = new long[r.rows().size()];
     String[] ids = spans ? new String[times.length] : null;
@@ -222,7 +224,7 @@ public enum PeerClass {
       Row row = r.rows().get(i);
       times[i] = row.time();
       if (ids != null) {
-        ids[i] = RowFields.topLevelString(row.json(), "span_id");
+        ids[i] = ((SpanRow) row).spanId();
       }
     }
     consume(body);

@@ -1,7 +1,7 @@
 package mira.query.doc;
 
 import mira.block.BlockName;
-import mira.query.QueryException;
+import mira.query.result.QueryException;
 
 /**
  * A position in the total order of rows: {@code (time, node, seq, row)}, compared descending

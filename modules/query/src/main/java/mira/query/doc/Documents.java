@@ -14,7 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import mira.proto.wire.Signal;
-import mira.query.QueryException;
+import mira.query.result.QueryException;
 
 /**
  * The query grammar: parsers for the documents of {@code POST /api/v1/query} and

@@ -3,7 +3,7 @@ package mira.query.doc;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import mira.query.QueryException;
+import mira.query.result.QueryException;
 
 /**
  * Times in query documents and parameters, all resolved to nanoseconds since the Unix epoch:

@@ -9,7 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import mira.query.BusyException;
+import mira.query.result.BusyException;
 
 /**
  * The process-wide bound on concurrent queries: one slot per core, waited for at most

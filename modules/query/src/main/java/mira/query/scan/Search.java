@@ -11,26 +11,26 @@ import mira.block.read.BlockRef;
 import mira.block.read.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.proto.wire.Signal;
-import mira.query.Refused;
-import mira.query.Row;
-import mira.query.SearchResult;
-import mira.query.Stats;
 import mira.query.doc.Cursor;
 import mira.query.doc.RootField;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
-import mira.query.render.LogRows;
-import mira.query.render.SpanRows;
+import mira.query.result.Refused;
+import mira.query.result.Row;
+import mira.query.result.SearchResult;
+import mira.query.result.Stats;
+import mira.query.rows.LogRows;
+import mira.query.rows.SpanRows;
 
 /**
  * A search over logs or spans: list the blocks whose names overlap the window, prune, scan them
- * newest first in waves, keep the best {@code limit} rows in the total order, render only those.
+ * newest first in waves, keep the best {@code limit} rows in the total order, read only those into records.
  *
  * <p>Per block: the window and cursor, then the terms (cheap root fields first, then attribute
  * semi-joins, then substring search), then a bounded heap of the block's best rows that could still
- * enter the result, which are rendered while the block is open and only then offered to the
+ * enter the result, which are read while the block is open and only then offered to the
  * shared result — so a block that turns out to be damaged contributes nothing and displaces
  * nothing.
  */
@@ -62,11 +62,11 @@ public final class Search {
           scanned.incrementAndGet();
           return;
         }
-        // Nothing is offered until the whole block has been read and rendered.
+        // Nothing is offered until the whole block has been read.
         int node = block.name().node();
         long seq = block.name().seq();
         for (int k = 0; k < f.count; k++) {
-          if (!top.offer(f.times[k], node, seq, f.rows[k], f.json[k])) {
+          if (!top.offer(f.times[k], node, seq, f.rows[k], f.found[k])) {
             break; // best first: the rest cannot enter either
           }
         }
@@ -81,7 +81,7 @@ public final class Search {
     TopK.Entry[] best = top.drainDescending();
     List<Row> rows = new ArrayList<>(best.length);
     for (TopK.Entry e : best) {
-      rows.add(new Row(e.time(), e.node(), e.seq(), e.row(), e.json()));
+      rows.add(e.payload());
     }
     String next = null;
     if (best.length == q.limit()) {
@@ -95,8 +95,8 @@ public final class Search {
     return new SearchResult(rows, next, stats, ref);
   }
 
-  /** A block's contribution: its best rows, best first, rendered. */
-  private record Found(int[] rows, long[] times, byte[][] json, int count, long scanned, long matched) {}
+  /** A block's contribution: its best rows, best first, read. */
+  private record Found(int[] rows, long[] times, Row[] found, int count, long scanned, long matched) {}
 
   private static Found scan(BlockReader r, SearchQuery q, List<Term> terms, TopK.Worst worst)
       throws CorruptBlockException {
@@ -125,10 +125,10 @@ public final class Search {
     int[] rows = new int[heap.size()];
     long[] times = new long[heap.size()];
     int n = heap.drainDescending(rows, times);
-    byte[][] json = q.signal() == Signal.LOGS
-        ? LogRows.render(r, f.root(), rows, n)
-        : SpanRows.render(r, f.root(), rows, n);
-    return new Found(rows, times, json, n, f.rows(), m);
+    Row[] found = q.signal() == Signal.LOGS
+        ? LogRows.read(r, f.root(), rows, times, n)
+        : SpanRows.read(r, f.root(), rows, times, n);
+    return new Found(rows, times, found, n, f.rows(), m);
   }
 
   /** Root-field terms first (a column each), then attribute semi-joins, then substring search. */

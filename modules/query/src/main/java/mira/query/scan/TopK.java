@@ -1,6 +1,7 @@
 package mira.query.scan;
 
 import mira.query.doc.Cursor;
+import mira.query.result.Row;
 
 /**
  * The best {@code k} rows seen so far across blocks, in the total order (time, node, seq, row)
@@ -19,7 +20,7 @@ final class TopK {
   private final int[] node;
   private final long[] seq;
   private final int[] row;
-  private final byte[][] json;
+  private final Row[] payload;
   private int size;
   private volatile Worst worst;
 
@@ -29,7 +30,7 @@ final class TopK {
     this.node = new int[k];
     this.seq = new long[k];
     this.row = new int[k];
-    this.json = new byte[k][];
+    this.payload = new Row[k];
   }
 
   /** Null until k rows are held; then the row a newcomer must beat. */
@@ -43,7 +44,7 @@ final class TopK {
   }
 
   /** Offers one row; returns false if it did not enter (it sorts below all k kept rows). */
-  synchronized boolean offer(long t, int n, long s, int r, byte[] rendered) {
+  synchronized boolean offer(long t, int n, long s, int r, Row rendered) {
     if (size < k) {
       int i = size++;
       set(i, t, n, s, r, rendered);
@@ -70,7 +71,7 @@ final class TopK {
   synchronized Entry[] drainDescending() {
     Entry[] out = new Entry[size];
     for (int i = size - 1; i >= 0; i--) {
-      out[i] = new Entry(time[0], node[0], seq[0], row[0], json[0]);
+      out[i] = new Entry(time[0], node[0], seq[0], row[0], payload[0]);
       size--;
       if (size > 0) {
         move(size, 0);
@@ -81,23 +82,23 @@ final class TopK {
     return out;
   }
 
-  record Entry(long time, int node, long seq, int row, byte[] json) {}
+  record Entry(long time, int node, long seq, int row, Row payload) {}
 
   private void publish() {
     worst = new Worst(time[0], node[0], seq[0], row[0]);
   }
 
-  private void set(int i, long t, int n, long s, int r, byte[] rendered) {
+  private void set(int i, long t, int n, long s, int r, Row rendered) {
     time[i] = t;
     node[i] = n;
     seq[i] = s;
     row[i] = r;
-    json[i] = rendered;
+    payload[i] = rendered;
   }
 
   private void move(int from, int to) {
-    set(to, time[from], node[from], seq[from], row[from], json[from]);
-    json[from] = null;
+    set(to, time[from], node[from], seq[from], row[from], payload[from]);
+    payload[from] = null;
   }
 
   private int cmp(int a, int b) {
@@ -117,9 +118,9 @@ final class TopK {
     int r = row[a];
     row[a] = row[b];
     row[b] = r;
-    byte[] j = json[a];
-    json[a] = json[b];
-    json[b] = j;
+    Row j = payload[a];
+    payload[a] = payload[b];
+    payload[b] = j;
   }
 
   private void up(int i) {

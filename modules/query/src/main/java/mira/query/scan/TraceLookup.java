@@ -15,13 +15,14 @@ import mira.block.read.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
-import mira.query.QueryException;
-import mira.query.Refused;
-import mira.query.Stats;
-import mira.query.TraceResult;
+import mira.query.result.QueryException;
+import mira.query.result.Refused;
+import mira.query.result.Stats;
+import mira.query.result.SpanRow;
+import mira.query.result.TraceResult;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
-import mira.query.render.SpanRows;
+import mira.query.rows.SpanRows;
 import mira.query.table.IdColumn;
 import mira.query.table.IntColumn;
 import mira.query.table.Tables;
@@ -52,8 +53,7 @@ public final class TraceLookup {
     Probe probe = new Probe(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE, null, id, List.of());
     Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
     List<BlockRef> todo = selected.blocks();
-    record Span(long start, String spanId, int node, long seq, int row, byte[] json) {}
-    List<Span> found = Collections.synchronizedList(new ArrayList<>());
+    List<SpanRow> found = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger total = new AtomicInteger();
     AtomicBoolean tooMany = new AtomicBoolean();
     AtomicInteger scanned = new AtomicInteger();
@@ -86,15 +86,7 @@ public final class TraceLookup {
           tooMany.set(true);
           return;
         }
-        byte[][] json = SpanRows.render(r, spans, rows, m);
-        IntColumn start = IntColumn.of(spans.column("start_time_unix_nano"));
-        IdColumn spanId = IdColumn.of(spans.column("span_id"), 8);
-        List<Span> mine = new ArrayList<>(m);
-        for (int k = 0; k < m; k++) {
-          mine.add(new Span(start.getOr(rows[k], 0), spanId.hex(rows[k]), block.name().node(), block.name().seq(),
-              rows[k], json[k]));
-        }
-        found.addAll(mine);
+        found.addAll(java.util.Arrays.asList(SpanRows.read(r, spans, rows, null, m)));
       } catch (CorruptBlockException e) {
         refused.add(new Refused(engine.name(block), e.getMessage()));
       }
@@ -103,18 +95,14 @@ public final class TraceLookup {
       throw new QueryException("trace " + hex + " has more than " + MAX_SPANS + " spans; page through it with "
           + "/api/v1/query and {\"field\": \"trace_id\", \"eq\": \"" + hex + "\"}");
     }
-    List<Span> spans = new ArrayList<>(found);
-    spans.sort(Comparator.comparingLong(Span::start).thenComparing(Span::spanId)
+    List<SpanRow> spans = new ArrayList<>(found);
+    spans.sort(Comparator.comparingLong(SpanRow::startTimeUnixNano).thenComparing(SpanRow::spanId)
         .thenComparing((a, b) -> mira.query.doc.Cursor.compare(0, a.node(), a.seq(), a.row(), 0, b.node(), b.seq(), b.row())));
-    List<byte[]> json = new ArrayList<>(spans.size());
-    for (Span s : spans) {
-      json.add(s.json());
-    }
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort(Comparator.comparing(Refused::block));
     Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), rowsScanned.sum(), spans.size(),
         (System.nanoTime() - started) / 1_000_000);
-    return new TraceResult(hex, json, stats, ref);
+    return new TraceResult(hex, spans, stats, ref);
   }
 
   static byte[] parse(String s) throws QueryException {

@@ -14,12 +14,12 @@ import mira.block.read.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
-import mira.query.Refused;
-import mira.query.Stats;
+import mira.query.result.Refused;
+import mira.query.result.Stats;
 import mira.query.doc.Window;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
-import mira.query.render.Envelope;
+import mira.query.render.ResponseJson;
 import mira.query.render.Json;
 import mira.query.scan.Engine;
 import mira.query.scan.Readers;
@@ -90,8 +90,8 @@ public final class MetricNames {
         g.writeEndObject();
       }
       g.writeEndArray();
-      Envelope.stats(g, stats);
-      Envelope.refused(g, ref);
+      ResponseJson.stats(g, stats);
+      ResponseJson.refused(g, ref);
       g.writeEndObject();
     });
   }

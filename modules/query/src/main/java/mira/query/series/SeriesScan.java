@@ -15,16 +15,16 @@ import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
 import mira.proto.wire.WireException;
-import mira.query.Refused;
-import mira.query.Stats;
+import mira.query.result.Refused;
+import mira.query.result.Stats;
 import mira.query.doc.Op;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Term;
 import mira.query.match.ValueMatcher;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
-import mira.query.render.AttrMap;
-import mira.query.render.Envelope;
+import mira.query.rows.AttrLists;
+import mira.query.render.ResponseJson;
 import mira.query.render.Json;
 import mira.query.scan.Engine;
 import mira.query.scan.Readers;
@@ -145,7 +145,7 @@ public final class SeriesScan {
       g.writeStringField("dropped_series", Long.toString(set.droppedSeries()));
       g.writeStringField("took_ms", Long.toString(stats.tookMs()));
       g.writeEndObject();
-      Envelope.refused(g, refused);
+      ResponseJson.refused(g, refused);
       g.writeEndObject();
     });
   }
@@ -280,7 +280,7 @@ public final class SeriesScan {
     }
 
     // Pass 2: group the points that are in.
-    AttrMap pointAttrs = new AttrMap(AttrTable.of(Tables.get(r, Tables.DP_ATTRS)), totalPoints, in);
+    AttrLists pointAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.DP_ATTRS)), totalPoints, in);
     boolean[] usedRes = new boolean[nRes];
     for (int m = 0; m < nm; m++) {
       int rid = resId.getInt(m);
@@ -288,7 +288,7 @@ public final class SeriesScan {
         usedRes[rid] = true;
       }
     }
-    AttrMap resAttrs = new AttrMap(AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)), nRes, usedRes);
+    AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)), nRes, usedRes);
     Exemplars exemplars = new Exemplars(r, totalPoints, in);
     String[] resourceJson = new String[nRes];
     int node = r.ref().name().node();
@@ -317,10 +317,10 @@ public final class SeriesScan {
           }
           String res = resourceJson[rid];
           if (res == null) {
-            res = resourceJson[rid] = new String(Json.render((JsonGenerator g) -> resAttrs.writeSorted(g, rid, scratch)),
+            res = resourceJson[rid] = new String(Json.render((JsonGenerator g) -> ResponseJson.object(g, resAttrs.sorted(rid, scratch))),
                 StandardCharsets.UTF_8);
           }
-          byte[] attrs = Json.render((JsonGenerator g) -> pointAttrs.writeSorted(g, pid, scratch));
+          byte[] attrs = Json.render((JsonGenerator g) -> ResponseJson.object(g, pointAttrs.sorted(pid, scratch)));
           long ts = time.get(j);
           byte[][] ex = exemplars.render(pid, scratch);
           String typeName = MetricTypes.name(type.getInt(m));
@@ -379,7 +379,7 @@ public final class SeriesScan {
     private final IntColumn dv;
     private final IdColumn traceId;
     private final IdColumn spanId;
-    private final AttrMap attrs;
+    private final AttrLists attrs;
 
     Exemplars(BlockReader r, int points, boolean[] selected) throws CorruptBlockException {
       TableView t = Tables.get(r, Tables.EXEMPLARS);
@@ -399,7 +399,7 @@ public final class SeriesScan {
           }
         }
       }
-      attrs = new AttrMap(AttrTable.of(Tables.get(r, Tables.EXEMPLAR_ATTRS)), rows, used);
+      attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.EXEMPLAR_ATTRS)), rows, used);
     }
 
     byte[][] render(int point, Scratch s) throws WireException {
@@ -419,7 +419,7 @@ public final class SeriesScan {
           g.writeStringField("trace_id", traceId.hex(x));
           g.writeStringField("span_id", spanId.hex(x));
           g.writeFieldName("attributes");
-          attrs.write(g, x, s);
+          ResponseJson.object(g, attrs.get(x, s));
           g.writeEndObject();
         });
       }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import mira.proto.wire.Signal;
-import mira.query.QueryException;
+import mira.query.result.QueryException;
 import org.junit.jupiter.api.Test;
 
 class DocumentsTest {

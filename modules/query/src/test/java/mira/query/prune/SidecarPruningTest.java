@@ -30,14 +30,15 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Predicate;
+import mira.query.render.ResponseJson;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.block.read.OpenBlocks;
 import mira.proto.wire.Signal;
-import mira.query.SearchResult;
-import mira.query.Stats;
-import mira.query.TraceResult;
+import mira.query.result.SearchResult;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
 import mira.query.doc.Documents;
 import mira.query.doc.Op;
 import mira.query.doc.RootField;
@@ -177,7 +178,7 @@ class SidecarPruningTest {
   }
 
   static List<String> field(SearchResult r, String name) {
-    return r.rows().stream().map(x -> JsonTree.parseObj(x.json()).str(name)).toList();
+    return r.rows().stream().map(x -> JsonTree.parseObj(ResponseJson.row(x)).str(name)).toList();
   }
 
   static void opened(Stats s, int scanned) {

@@ -25,8 +25,8 @@ import java.util.stream.Stream;
 import mira.proto.json.OtlpJson;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
-import mira.query.Row;
-import mira.query.SearchResult;
+import mira.query.result.Row;
+import mira.query.result.SearchResult;
 import mira.query.doc.SearchQuery;
 import mira.query.testing.Blocks;
 import mira.query.testing.Corpus;
@@ -183,7 +183,7 @@ class RowRoundTripTest {
       SearchResult r = q.search(new SearchQuery(signal, Long.MIN_VALUE, Long.MAX_VALUE, List.of(), 10_000, null));
       List<JsonTree.Obj> out = new ArrayList<>();
       for (Row row : r.rows()) {
-        out.add(JsonTree.parseObj(row.json()));
+        out.add(JsonTree.parseObj(ResponseJson.row(row)));
       }
       return out;
     }

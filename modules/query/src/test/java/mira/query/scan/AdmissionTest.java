@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import mira.query.BusyException;
+import mira.query.result.BusyException;
 import org.junit.jupiter.api.Test;
 
 class AdmissionTest {

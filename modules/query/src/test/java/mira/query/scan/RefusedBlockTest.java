@@ -13,9 +13,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import mira.query.render.ResponseJson;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
-import mira.query.SearchResult;
+import mira.query.result.SearchResult;
 import mira.query.doc.SearchQuery;
 import mira.query.testing.Blocks;
 import mira.query.testing.Corpus;
@@ -59,7 +60,7 @@ class RefusedBlockTest {
   }
 
   static List<String> bodies(SearchResult r) {
-    return r.rows().stream().map(x -> JsonTree.parseObj(x.json()).str("body")).toList();
+    return r.rows().stream().map(x -> JsonTree.parseObj(ResponseJson.row(x)).str("body")).toList();
   }
 
   interface Damage {
@@ -87,7 +88,7 @@ class RefusedBlockTest {
       assertThat(r.refused()).hasSize(1);
       assertThat(r.refused().get(0).block()).isEqualTo("logs/" + data.relativize(bad).toString().substring(5));
       assertThat(r.refused().get(0).reason()).contains("logs.arrow");
-      JsonTree.Obj env = JsonTree.parseObj(r.toJson());
+      JsonTree.Obj env = JsonTree.parseObj(ResponseJson.search(r));
       assertThat(((JsonTree.Obj) env.list("refused").get(0)).str("block")).isEqualTo(r.refused().get(0).block());
     }
   }

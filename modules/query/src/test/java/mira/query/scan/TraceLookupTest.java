@@ -12,10 +12,11 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import mira.query.render.ResponseJson;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
-import mira.query.QueryException;
-import mira.query.TraceResult;
+import mira.query.result.QueryException;
+import mira.query.result.TraceResult;
 import mira.query.testing.Blocks;
 import mira.query.testing.Corpus;
 import mira.query.testing.JsonTree;
@@ -52,10 +53,10 @@ class TraceLookupTest {
       String hex = HexFormat.of().formatHex(TRACE.toByteArray());
       TraceResult r = q.trace(hex.toUpperCase(Locale.ROOT));
       assertThat(r.traceId()).isEqualTo(hex);
-      assertThat(r.spans().stream().map(s -> JsonTree.parseObj(s).str("name")).toList())
+      assertThat(r.spans().stream().map(s -> JsonTree.parseObj(ResponseJson.row(s)).str("name")).toList())
           .containsExactly("root", "middle", "late");
       assertThat(r.stats().blocksTotal()).isEqualTo(3);
-      JsonTree.Obj env = JsonTree.parseObj(r.toJson());
+      JsonTree.Obj env = JsonTree.parseObj(ResponseJson.trace(r));
       assertThat(env.str("trace_id")).isEqualTo(hex);
       assertThat(env.list("rows")).hasSize(3);
       assertThat(((JsonTree.Obj) env.list("rows").get(0)).str("trace_id")).isEqualTo(hex);

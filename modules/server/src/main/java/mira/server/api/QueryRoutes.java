@@ -22,9 +22,10 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import mira.query.BusyException;
+import mira.query.result.BusyException;
 import mira.query.LocalQueries;
-import mira.query.QueryException;
+import mira.query.result.QueryException;
+import mira.query.render.ResponseJson;
 
 /**
  * The query API on the http listener, each route a thin wrapper over {@link LocalQueries}:
@@ -59,7 +60,7 @@ public final class QueryRoutes {
     r.any("/api/v1/query", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> queries.query(doc));
+        answer(res, () -> ResponseJson.search(queries.search(doc)));
       }
     }));
     r.any("/api/v1/series", only(Method.POST, (req, res) -> {
@@ -78,7 +79,7 @@ public final class QueryRoutes {
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {
       if (params(req, res, List.of())) {
         String id = req.path().pathParameters().get("trace_id");
-        answer(res, () -> queries.trace(id).toJson());
+        answer(res, () -> ResponseJson.trace(queries.trace(id)));
       }
     }));
   }

@@ -1,4 +1,4 @@
-package mira.query;
+package mira.query.result;
 
 /**
  * What a read cost.

@@ -1,4 +1,4 @@
-package mira.query;
+package mira.query.result;
 
 /**
  * A query that cannot be answered as asked: a document that does not parse, a key the endpoint

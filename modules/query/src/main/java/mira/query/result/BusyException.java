@@ -1,4 +1,4 @@
-package mira.query;
+package mira.query.result;
 
 /**
  * Every query slot of the process stayed taken for the admission wait. Nothing was read; the

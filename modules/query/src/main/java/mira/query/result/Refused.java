@@ -1,4 +1,4 @@
-package mira.query;
+package mira.query.result;
 
 /**
  * A block a read skipped because it is damaged ({@code CorruptBlockException}); nothing from it is

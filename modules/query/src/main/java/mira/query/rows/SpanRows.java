@@ -1,10 +1,12 @@
-package mira.query.render;
+package mira.query.rows;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import java.util.ArrayList;
+import java.util.List;
 import mira.block.read.BlockReader;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.WireException;
+import mira.query.result.SpanRow;
 import mira.query.table.AttrTable;
 import mira.query.table.Children;
 import mira.query.table.IdColumn;
@@ -14,18 +16,19 @@ import mira.query.table.Tables;
 import mira.query.table.VarColumn;
 
 /**
- * Renders span rows of one block with their events and links (docs/api.md, "Span rows"). Unset
- * fields are written with their OTLP default, so every row has the same keys.
+ * Reads matched span rows of one block, with their events and links, into {@link SpanRow}s
+ * (docs/api.md, "Span rows"), while the block is open. Unset fields hold their OTLP default.
  */
 public final class SpanRows {
   private SpanRows() {}
 
   /**
-   * Renders {@code rows[0..n)} of the block's spans table.
+   * Reads {@code rows[0..n)} of the block's spans table; {@code times[k]} is row k's place in the
+   * order of results (null: its start time).
    *
    * @throws CorruptBlockException if a value the rows need cannot be decoded
    */
-  public static byte[][] render(BlockReader r, TableView spans, int[] rows, int n) throws CorruptBlockException {
+  public static SpanRow[] read(BlockReader r, TableView spans, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = spans.rows();
     boolean[] sel = new boolean[total];
     IntColumn resId = IntColumn.of(spans.column("resource_id"));
@@ -37,8 +40,8 @@ public final class SpanRows {
       usedRes[resId.getInt(rows[k])] = true;
       usedScope[scopeId.getInt(rows[k])] = true;
     }
-    AttrMap attrs = new AttrMap(AttrTable.of(Tables.get(r, Tables.SPAN_ATTRS)), total, sel);
-    Envelopes env = new Envelopes(r, usedRes, usedScope);
+    AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.SPAN_ATTRS)), total, sel);
+    ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
     Child events = new Child(r, Tables.SPAN_EVENTS, Tables.SPAN_EVENT_ATTRS, total, sel);
     Child links = new Child(r, Tables.SPAN_LINKS, Tables.SPAN_LINK_ATTRS, total, sel);
 
@@ -68,64 +71,36 @@ public final class SpanRows {
     IntColumn lnDropped = IntColumn.of(links.table == null ? null : links.table.column("dropped_attributes_count"));
 
     Scratch s = new Scratch();
-    byte[][] out = new byte[n][];
+    int node = r.ref().name().node();
+    long seq = r.ref().name().seq();
+    SpanRow[] out = new SpanRow[n];
     try {
       for (int k = 0; k < n; k++) {
         int i = rows[k];
-        out[k] = Json.render((JsonGenerator g) -> {
-          g.writeStartObject();
-          g.writeStringField("trace_id", traceId.hex(i));
-          g.writeStringField("span_id", spanId.hex(i));
-          g.writeStringField("parent_span_id", parentSpanId.hex(i));
-          g.writeStringField("trace_state", Envelopes.orEmpty(traceState.string(i)));
-          g.writeNumberField("flags", flags.getOr(i, 0));
-          g.writeStringField("name", Envelopes.orEmpty(name.string(i)));
-          g.writeNumberField("kind", kind.getOr(i, 0));
-          g.writeStringField("start_time_unix_nano", Long.toString(start.getOr(i, 0)));
-          g.writeStringField("end_time_unix_nano", Long.toString(end.getOr(i, 0)));
-          g.writeStringField("duration_nano", Long.toString(duration.getOr(i, 0)));
-          g.writeObjectFieldStart("status");
-          g.writeNumberField("code", statusCode.getOr(i, 0));
-          g.writeStringField("message", Envelopes.orEmpty(statusMessage.string(i)));
-          g.writeEndObject();
-          g.writeFieldName("attributes");
-          attrs.write(g, i, s);
-          g.writeNumberField("dropped_attributes_count", dropped.getOr(i, 0));
-          g.writeArrayFieldStart("events");
-          for (int e = 0, c = events.children.count(i); e < c; e++) {
-            int ev = events.children.row(i, e);
-            g.writeStartObject();
-            g.writeStringField("time_unix_nano", Long.toString(evTime.getOr(ev, 0)));
-            g.writeStringField("name", Envelopes.orEmpty(evName.string(ev)));
-            g.writeFieldName("attributes");
-            events.attrs.write(g, ev, s);
-            g.writeNumberField("dropped_attributes_count", evDropped.getOr(ev, 0));
-            g.writeEndObject();
-          }
-          g.writeEndArray();
-          g.writeNumberField("dropped_events_count", droppedEvents.getOr(i, 0));
-          g.writeArrayFieldStart("links");
-          for (int l = 0, c = links.children.count(i); l < c; l++) {
-            int ln = links.children.row(i, l);
-            g.writeStartObject();
-            g.writeStringField("trace_id", lnTrace.hex(ln));
-            g.writeStringField("span_id", lnSpan.hex(ln));
-            g.writeStringField("trace_state", Envelopes.orEmpty(lnState.string(ln)));
-            g.writeNumberField("flags", lnFlags.getOr(ln, 0));
-            g.writeFieldName("attributes");
-            links.attrs.write(g, ln, s);
-            g.writeNumberField("dropped_attributes_count", lnDropped.getOr(ln, 0));
-            g.writeEndObject();
-          }
-          g.writeEndArray();
-          g.writeNumberField("dropped_links_count", droppedLinks.getOr(i, 0));
-          env.resource(g, resId.getInt(i), s);
-          env.scope(g, scopeId.getInt(i), s);
-          g.writeEndObject();
-        });
+        int ne = events.children.count(i);
+        List<SpanRow.Event> evs = ne == 0 ? List.of() : new ArrayList<>(ne);
+        for (int e = 0; e < ne; e++) {
+          int ev = events.children.row(i, e);
+          evs.add(new SpanRow.Event(evTime.getOr(ev, 0), ResourceScopes.orEmpty(evName.string(ev)),
+              events.attrs.get(ev, s), evDropped.getOr(ev, 0)));
+        }
+        int nl = links.children.count(i);
+        List<SpanRow.Link> lns = nl == 0 ? List.of() : new ArrayList<>(nl);
+        for (int l = 0; l < nl; l++) {
+          int ln = links.children.row(i, l);
+          lns.add(new SpanRow.Link(lnTrace.hex(ln), lnSpan.hex(ln), ResourceScopes.orEmpty(lnState.string(ln)),
+              lnFlags.getOr(ln, 0), links.attrs.get(ln, s), lnDropped.getOr(ln, 0)));
+        }
+        long startTime = start.getOr(i, 0);
+        out[k] = new SpanRow(times == null ? startTime : times[k], node, seq, i, traceId.hex(i), spanId.hex(i),
+            parentSpanId.hex(i), ResourceScopes.orEmpty(traceState.string(i)), flags.getOr(i, 0),
+            ResourceScopes.orEmpty(name.string(i)), (int) kind.getOr(i, 0), startTime, end.getOr(i, 0),
+            duration.getOr(i, 0), (int) statusCode.getOr(i, 0), ResourceScopes.orEmpty(statusMessage.string(i)),
+            attrs.get(i, s), dropped.getOr(i, 0), evs, droppedEvents.getOr(i, 0), lns, droppedLinks.getOr(i, 0),
+            env.resource(resId.getInt(i), s), env.scope(scopeId.getInt(i), s));
       }
     } catch (WireException e) {
-      throw new CorruptBlockException(r.ref().dir(), Tables.SPANS, "cannot render row: " + e.getMessage());
+      throw new CorruptBlockException(r.ref().dir(), Tables.SPANS, "cannot read row: " + e.getMessage());
     }
     return out;
   }
@@ -134,7 +109,7 @@ public final class SpanRows {
   private static final class Child {
     final TableView table;
     final Children children;
-    final AttrMap attrs;
+    final AttrLists attrs;
 
     Child(BlockReader r, String file, String attrFile, int spans, boolean[] selectedSpans) throws CorruptBlockException {
       table = Tables.get(r, file);
@@ -148,7 +123,7 @@ public final class SpanRows {
           }
         }
       }
-      attrs = new AttrMap(AttrTable.of(Tables.get(r, attrFile)), rows, used);
+      attrs = new AttrLists(AttrTable.of(Tables.get(r, attrFile)), rows, used);
     }
   }
 }

@@ -1,7 +1,6 @@
-package mira.query;
+package mira.query.result;
 
 import java.util.List;
-import mira.query.render.Envelope;
 
 /**
  * One page of a search.
@@ -16,10 +15,5 @@ public record SearchResult(List<Row> rows, String next, Stats stats, List<Refuse
   public SearchResult {
     rows = List.copyOf(rows);
     refused = List.copyOf(refused);
-  }
-
-  /** The response document of {@code POST /api/v1/query}. */
-  public byte[] toJson() {
-    return Envelope.search(this);
   }
 }

@@ -1,0 +1,237 @@
+package mira.query.render;
+
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.List;
+import mira.query.result.Attribute;
+import mira.query.result.LogRow;
+import mira.query.result.Refused;
+import mira.query.result.Resource;
+import mira.query.result.Row;
+import mira.query.result.Scope;
+import mira.query.result.SearchResult;
+import mira.query.result.SpanRow;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
+import mira.query.result.Value;
+
+/**
+ * The one JSON renderer of the read results (docs/api.md): search pages, traces, rows, values,
+ * stats and refused blocks. Every surface that answers in JSON writes through here, and
+ * {@code mira.client} reads exactly this shape back.
+ *
+ * <p>Values are written in their OTLP type: a string as a string, a boolean as a boolean, a double
+ * as a number ({@code "NaN"} and the infinities as strings), an int64 as a decimal string (a JSON
+ * number is a double to most readers), bytes as standard padded base64, an array as a JSON array,
+ * a kvlist as a JSON object (repeated keys are written as they were stored), an empty value as
+ * null. Every row has the same keys: unset fields are written with their OTLP default.
+ */
+public final class ResponseJson {
+  private ResponseJson() {}
+
+  /** The response document of {@code POST /api/v1/query}. */
+  public static byte[] search(SearchResult r) {
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("rows");
+      for (Row row : r.rows()) {
+        row(g, row);
+      }
+      g.writeEndArray();
+      if (r.next() != null) {
+        g.writeStringField("next", r.next());
+      }
+      stats(g, r.stats());
+      refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+
+  /** The response document of {@code GET /api/v1/traces/{trace_id}}. */
+  public static byte[] trace(TraceResult r) {
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeStringField("trace_id", r.traceId());
+      g.writeArrayFieldStart("rows");
+      for (SpanRow s : r.spans()) {
+        span(g, s);
+      }
+      g.writeEndArray();
+      stats(g, r.stats());
+      refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+
+  /** One row as a JSON object (docs/api.md, "Log rows", "Span rows"). */
+  public static byte[] row(Row row) {
+    return Json.render((JsonGenerator g) -> row(g, row));
+  }
+
+  /** Writes one row (docs/api.md, "Log rows", "Span rows"). */
+  public static void row(JsonGenerator g, Row row) throws IOException {
+    switch (row) {
+      case LogRow l -> log(g, l);
+      case SpanRow s -> span(g, s);
+    }
+  }
+
+  public static void log(JsonGenerator g, LogRow l) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("time_unix_nano", Long.toString(l.timeUnixNano()));
+    g.writeStringField("observed_time_unix_nano", Long.toString(l.observedTimeUnixNano()));
+    g.writeNumberField("severity_number", l.severityNumber());
+    g.writeStringField("severity_text", l.severityText());
+    g.writeStringField("event_name", l.eventName());
+    g.writeFieldName("body");
+    if (l.body() == null) {
+      g.writeNull();
+    } else {
+      value(g, l.body());
+    }
+    g.writeStringField("trace_id", l.traceId());
+    g.writeStringField("span_id", l.spanId());
+    g.writeNumberField("flags", l.flags());
+    attributes(g, l.attributes());
+    g.writeNumberField("dropped_attributes_count", l.droppedAttributesCount());
+    resource(g, l.resource());
+    scope(g, l.scope());
+    g.writeEndObject();
+  }
+
+  public static void span(JsonGenerator g, SpanRow s) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("trace_id", s.traceId());
+    g.writeStringField("span_id", s.spanId());
+    g.writeStringField("parent_span_id", s.parentSpanId());
+    g.writeStringField("trace_state", s.traceState());
+    g.writeNumberField("flags", s.flags());
+    g.writeStringField("name", s.name());
+    g.writeNumberField("kind", s.kind());
+    g.writeStringField("start_time_unix_nano", Long.toString(s.startTimeUnixNano()));
+    g.writeStringField("end_time_unix_nano", Long.toString(s.endTimeUnixNano()));
+    g.writeStringField("duration_nano", Long.toString(s.durationNano()));
+    g.writeObjectFieldStart("status");
+    g.writeNumberField("code", s.statusCode());
+    g.writeStringField("message", s.statusMessage());
+    g.writeEndObject();
+    attributes(g, s.attributes());
+    g.writeNumberField("dropped_attributes_count", s.droppedAttributesCount());
+    g.writeArrayFieldStart("events");
+    for (SpanRow.Event e : s.events()) {
+      g.writeStartObject();
+      g.writeStringField("time_unix_nano", Long.toString(e.timeUnixNano()));
+      g.writeStringField("name", e.name());
+      attributes(g, e.attributes());
+      g.writeNumberField("dropped_attributes_count", e.droppedAttributesCount());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeNumberField("dropped_events_count", s.droppedEventsCount());
+    g.writeArrayFieldStart("links");
+    for (SpanRow.Link k : s.links()) {
+      g.writeStartObject();
+      g.writeStringField("trace_id", k.traceId());
+      g.writeStringField("span_id", k.spanId());
+      g.writeStringField("trace_state", k.traceState());
+      g.writeNumberField("flags", k.flags());
+      attributes(g, k.attributes());
+      g.writeNumberField("dropped_attributes_count", k.droppedAttributesCount());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeNumberField("dropped_links_count", s.droppedLinksCount());
+    resource(g, s.resource());
+    scope(g, s.scope());
+    g.writeEndObject();
+  }
+
+  private static void resource(JsonGenerator g, Resource r) throws IOException {
+    g.writeObjectFieldStart("resource");
+    attributes(g, r.attributes());
+    g.writeNumberField("dropped_attributes_count", r.droppedAttributesCount());
+    if (r.schemaUrl() != null) {
+      g.writeStringField("schema_url", r.schemaUrl());
+    }
+    g.writeEndObject();
+  }
+
+  private static void scope(JsonGenerator g, Scope s) throws IOException {
+    g.writeObjectFieldStart("scope");
+    g.writeStringField("name", s.name());
+    g.writeStringField("version", s.version());
+    attributes(g, s.attributes());
+    g.writeNumberField("dropped_attributes_count", s.droppedAttributesCount());
+    if (s.schemaUrl() != null) {
+      g.writeStringField("schema_url", s.schemaUrl());
+    }
+    g.writeEndObject();
+  }
+
+  /** Writes {@code "attributes": {...}}. */
+  private static void attributes(JsonGenerator g, List<Attribute> attrs) throws IOException {
+    g.writeFieldName("attributes");
+    object(g, attrs);
+  }
+
+  /** Writes attributes as one JSON object, keys in list order (repeated keys as stored). */
+  public static void object(JsonGenerator g, List<Attribute> attrs) throws IOException {
+    g.writeStartObject();
+    for (Attribute a : attrs) {
+      g.writeFieldName(a.key());
+      value(g, a.value());
+    }
+    g.writeEndObject();
+  }
+
+  /** Writes one value in its OTLP type (see the class comment). */
+  public static void value(JsonGenerator g, Value v) throws IOException {
+    switch (v) {
+      case Value.Str s -> g.writeString(s.value());
+      case Value.Int i -> g.writeString(Long.toString(i.value()));
+      case Value.F64 d -> g.writeNumber(d.value());
+      case Value.Bool b -> g.writeBoolean(b.value());
+      case Value.Bytes b -> {
+        byte[] bytes = b.value();
+        g.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, bytes, 0, bytes.length);
+      }
+      case Value.Array a -> {
+        g.writeStartArray();
+        for (Value x : a.values()) {
+          value(g, x);
+        }
+        g.writeEndArray();
+      }
+      case Value.KvList m -> object(g, m.entries());
+      case Value.Empty e -> g.writeNull();
+    }
+  }
+
+  /** Writes the stats object: counts of blocks as numbers, 64-bit counts and times as strings. */
+  public static void stats(JsonGenerator g, Stats s) throws IOException {
+    g.writeObjectFieldStart("stats");
+    g.writeNumberField("blocks_total", s.blocksTotal());
+    g.writeNumberField("blocks_pruned", s.blocksPruned());
+    g.writeNumberField("blocks_scanned", s.blocksScanned());
+    g.writeStringField("rows_scanned", Long.toString(s.rowsScanned()));
+    g.writeStringField("rows_matched", Long.toString(s.rowsMatched()));
+    g.writeStringField("took_ms", Long.toString(s.tookMs()));
+    g.writeEndObject();
+  }
+
+  /** Writes {@code "refused": [...]} if any block was refused. */
+  public static void refused(JsonGenerator g, List<Refused> refused) throws IOException {
+    if (refused.isEmpty()) {
+      return;
+    }
+    g.writeArrayFieldStart("refused");
+    for (Refused x : refused) {
+      g.writeStartObject();
+      g.writeStringField("block", x.block());
+      g.writeStringField("reason", x.reason());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+  }
+}
