@@ -15,9 +15,9 @@ mkdir -p "$out/bin" "$out/lib" "$out/conf"
 cp "$jars"/*.jar "$out/lib/"
 
 # JDK modules the application needs, as jdeps computes them from the jars themselves.
-# The graph is the one the launcher resolves: mira.server and everything it requires.
+# The graph is the one the launcher resolves: mira.cli and everything it requires.
 modules=$("$java_home/bin/jdeps" --ignore-missing-deps --multi-release 25 --print-module-deps \
-  --module-path "$out/lib" --add-modules ALL-MODULE-PATH -m mira.server 2>/dev/null | tail -n 1)
+  --module-path "$out/lib" --add-modules ALL-MODULE-PATH -m mira.cli 2>/dev/null | tail -n 1)
 case $modules in
   java.base*) ;;
   *) echo "jdeps did not print a module list: $modules" >&2; exit 1 ;;

@@ -10,7 +10,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Trained with the collector the launcher uses by default (the cache is only valid with it).
 if "$out/runtime/bin/java" @"$out/conf/jvm.options" -XX:+UseParallelGC -Xmn64m -XX:AOTCacheOutput="$out/lib/mira.aot" \
-    --module-path "$out/lib" -m mira.server/mira.server.Main train >"$log" 2>&1 && [ -f "$out/lib/mira.aot" ]; then
+    --module-path "$out/lib" -m mira.cli/mira.cli.Main train >"$log" 2>&1 && [ -f "$out/lib/mira.aot" ]; then
   printf '%s\n' "$out" > "$out/lib/mira.aot.home"
   echo "AOT cache: $out/lib/mira.aot"
 else

@@ -13,15 +13,18 @@ module mira.block {
   // The mapped reader parses IPC footers and messages itself (flatbuffers from arrow-format).
   requires org.apache.arrow.format;
 
-  exports mira.block;
-  exports mira.block.column;
-  exports mira.block.table;
-  exports mira.block.logs;
-  exports mira.block.traces;
-  exports mira.block.metrics;
-  exports mira.block.publish;
+  // The API: the catalogue of published blocks and the reader of their tables.
+  exports mira.block.catalog;
   exports mira.block.read;
-  exports mira.block.retention;
-  exports mira.block.cold;
-  exports mira.block.index;
+  // Used by one or two modules each; qualified so nothing else grows a dependency on them.
+  exports mira.block to mira.server, mira.query, mira.bench;
+  exports mira.block.table to mira.server, mira.query, mira.bench;
+  exports mira.block.column to mira.query, mira.bench;
+  exports mira.block.index to mira.query, mira.bench;
+  exports mira.block.logs to mira.query, mira.bench;
+  exports mira.block.traces to mira.query, mira.bench;
+  exports mira.block.metrics to mira.query, mira.bench;
+  exports mira.block.publish to mira.server, mira.query, mira.bench;
+  exports mira.block.retention to mira.server;
+  exports mira.block.cold to mira.server, mira.query, mira.bench;
 }

@@ -1,4 +1,4 @@
-/** The Mira process: flags, config, Helidon listeners, OTLP receivers, ingest pipeline, HTTP API. */
+/** The Mira process: config, Helidon listeners, OTLP receivers, ingest pipeline, HTTP API. */
 module mira.server {
   requires mira.proto;
   requires mira.block;
@@ -17,8 +17,7 @@ module mira.server {
   requires java.logging;
   requires jdk.unsupported;
 
-  exports mira.server.config;
-  exports mira.server.launch;
-  exports mira.server.ingest;
-  exports mira.server.api;
+  // Only the command line starts a node; nothing else uses the server's packages.
+  exports mira.server.config to mira.cli;
+  exports mira.server.launch to mira.cli;
 }

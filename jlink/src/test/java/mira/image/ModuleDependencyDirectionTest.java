@@ -24,15 +24,18 @@ class ModuleDependencyDirectionTest {
   private static final Pattern REQUIRES = Pattern.compile("^\\s*requires\\s+(?:transitive\\s+|static\\s+)*([\\w.]+)\\s*;", Pattern.MULTILINE);
 
   /** Mira modules each module may require; arrows point at what is required. */
-  private static final Map<String, Set<String>> ALLOWED = Map.of(
-      "proto", Set.of(),
-      "wal", Set.of(),
-      "block", Set.of("proto"),
-      "query", Set.of("block", "proto"),
-      "alert", Set.of("query", "block", "proto"),
-      "server", Set.of("alert", "query", "block", "proto", "wal"),
-      "tui", Set.of("query", "block", "proto"),
-      "bench", Set.of("server", "alert", "query", "block", "proto", "wal"));
+  private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+      Map.entry("proto", Set.of()),
+      Map.entry("wal", Set.of()),
+      Map.entry("block", Set.of("proto")),
+      Map.entry("query", Set.of("block", "proto")),
+      Map.entry("client", Set.of("query", "block", "proto")),
+      Map.entry("alert", Set.of("query", "block", "proto")),
+      Map.entry("mcp", Set.of("query", "block", "proto")),
+      Map.entry("server", Set.of("alert", "mcp", "client", "query", "block", "proto", "wal")),
+      Map.entry("tui", Set.of("client", "query", "block", "proto")),
+      Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "client", "query", "block", "proto", "wal")),
+      Map.entry("bench", Set.of("server", "alert", "client", "query", "block", "proto", "wal")));
 
   /** Library package prefixes a module must not touch. */
   private static final Map<String, List<String>> FENCED = Map.of(
@@ -40,8 +43,16 @@ class ModuleDependencyDirectionTest {
       "wal", List.of("io.helidon", "org.apache.arrow", "io.opentelemetry", "com.google.protobuf"),
       "block", List.of("io.helidon"),
       "query", List.of("io.helidon"),
+      "client", List.of("io.helidon"),
       "alert", List.of("io.helidon"),
-      "tui", List.of("io.helidon"));
+      "mcp", List.of("io.helidon"),
+      "tui", List.of("io.helidon", "mira.server"));
+
+  /**
+   * A mention of a Mira type by its package: an import, or a fully-qualified name in code
+   * (comments and strings are left out), e.g. {@code mira.block.catalog.BlockName.parse(...)}.
+   */
+  private static final Pattern QUALIFIED = Pattern.compile("(?<![\\w.])(mira(?:\\.[a-z]\\w*)+)\\.[A-Z]");
 
   record Use(String module, Path file, String name) {}
 
@@ -59,6 +70,10 @@ class ModuleDependencyDirectionTest {
             Matcher i = IMPORT.matcher(text);
             while (i.find()) {
               out.add(new Use(m.getFileName().toString(), f, i.group(1)));
+            }
+            Matcher q = QUALIFIED.matcher(PackageGraph.code(text));
+            while (q.find()) {
+              out.add(new Use(m.getFileName().toString(), f, q.group(1)));
             }
             if (f.getFileName().toString().equals("module-info.java")) {
               Matcher r = REQUIRES.matcher(text);

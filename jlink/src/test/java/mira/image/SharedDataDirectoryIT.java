@@ -32,7 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.testing.ArrowTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -19,8 +19,8 @@ import mira.query.prune.Pruning;
 import mira.query.prune.SidecarCache;
 import mira.query.scan.Admission;
 import mira.query.scan.Engine;
-import mira.query.scan.FanOut;
-import mira.query.scan.Readers;
+import mira.query.scan.ScanThreads;
+import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.MetricNames;
@@ -44,7 +44,7 @@ import org.apache.arrow.memory.RootAllocator;
  * <p>Blocks are pruned by their sidecar indexes before they are opened; each index is read once and
  * kept in a {@link SidecarCache} owned by this instance (an eighth of the heap at most, 256 MiB by
  * default). Blocks that are read stay open (mapped and verified) between queries, up to
- * {@link Readers#DEFAULT_MAX_OPEN} of them for {@link Readers#DEFAULT_IDLE} without use. So a
+ * {@link OpenBlockCache#DEFAULT_MAX_OPEN} of them for {@link OpenBlockCache#DEFAULT_IDLE} without use. So a
  * process should open a data directory once and share the instance.
  *
  * <p>One daemon thread ({@code mira-query-housekeeping}) closes blocks left idle, removed or
@@ -57,7 +57,7 @@ import org.apache.arrow.memory.RootAllocator;
 public final class LocalQueries implements AutoCloseable {
   private final Path dataDir;
   private final BufferAllocator allocator;
-  private final Readers readers;
+  private final OpenBlockCache readers;
   private final Engine engine;
   private final Admission admission;
   private final LongSupplier clock;
@@ -71,11 +71,11 @@ public final class LocalQueries implements AutoCloseable {
   /** How often the sidecar cache is reconciled with the whole catalogue. */
   static final Duration SWEEP_SIDECARS = Duration.ofMinutes(1);
 
-  LocalQueries(Path dataDir, Pruning pruning, FanOut fanOut, Admission admission, LongSupplier clock,
+  LocalQueries(Path dataDir, Pruning pruning, ScanThreads fanOut, Admission admission, LongSupplier clock,
       OpenBlocks openBlocks) {
     this.dataDir = dataDir;
     this.allocator = new RootAllocator();
-    this.readers = new Readers(allocator, Readers.DEFAULT_MAX_OPEN, Readers.DEFAULT_IDLE);
+    this.readers = new OpenBlockCache(allocator, OpenBlockCache.DEFAULT_MAX_OPEN, OpenBlockCache.DEFAULT_IDLE);
     this.engine = new Engine(dataDir, allocator, pruning, fanOut, openBlocks, readers);
     this.admission = admission;
     this.clock = clock;
@@ -136,13 +136,13 @@ public final class LocalQueries implements AutoCloseable {
       throw Files.exists(dir) ? new NotDirectoryException(dir.toString())
           : new java.nio.file.NoSuchFileException(dir.toString(), null, "no such data directory");
     }
-    return new LocalQueries(dir, Pruning.withSidecars(SidecarCache.forThisHeap()), FanOut.shared(), Admission.shared(),
+    return new LocalQueries(dir, Pruning.withSidecars(SidecarCache.forThisHeap()), ScanThreads.shared(), Admission.shared(),
         clock, openBlocks);
   }
 
   /** As {@link #open(Path, LongSupplier)}, pruning by {@code pruning} (tests compare it on and off). */
   static LocalQueries open(Path dataDir, LongSupplier clock, Pruning pruning) {
-    return new LocalQueries(dataDir.toAbsolutePath().normalize(), pruning, FanOut.shared(), Admission.shared(), clock,
+    return new LocalQueries(dataDir.toAbsolutePath().normalize(), pruning, ScanThreads.shared(), Admission.shared(), clock,
         OpenBlocks.NONE);
   }
 

@@ -18,7 +18,7 @@ import java.util.Locale;
 import mira.query.result.SearchResult;
 import mira.query.result.TraceResult;
 import mira.query.render.ResponseJson;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;

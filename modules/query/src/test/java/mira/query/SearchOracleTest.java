@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import mira.query.result.Row;
 import mira.query.result.SearchResult;
 import mira.query.render.ResponseJson;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
 import mira.query.doc.Cursor;
 import mira.query.doc.Documents;

@@ -1,5 +1,7 @@
 package mira.bench.cold;
 
+import mira.block.catalog.ColdFormat;
+import mira.block.catalog.ColdMarker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,8 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 import mira.block.cold.Compactor;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.proto.wire.Signal;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -33,12 +35,12 @@ public final class CompactCorpus {
     }
     Path data = Path.of(args[0]);
     long wire = 0;
-    Compactor.Format format = Compactor.Format.MIRA;
+    ColdFormat format = ColdFormat.MIRA;
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--wire-bytes") && i + 1 < args.length) {
         wire = Long.parseLong(args[++i]);
       } else if (args[i].equals("--format") && i + 1 < args.length) {
-        format = Compactor.Format.valueOf(args[++i].toUpperCase(Locale.ROOT));
+        format = ColdFormat.valueOf(args[++i].toUpperCase(Locale.ROOT));
       } else {
         System.err.println("compact-corpus: unknown argument " + args[i]);
         System.exit(2);
@@ -57,7 +59,7 @@ public final class CompactCorpus {
         int n = 0;
         long t0 = System.nanoTime();
         for (BlockRef b : blocks) {
-          if (Compactor.isCold(b.dir())) {
+          if (ColdMarker.isCold(b.dir())) {
             continue;
           }
           hot += bytes(b.dir());

@@ -1,5 +1,7 @@
 package mira.block.cold;
 
+import mira.block.codec.ColdLayout;
+import mira.block.codec.ZstdCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,8 +17,10 @@ import java.util.List;
 import java.util.Locale;
 import mira.block.publish.Publisher;
 import mira.block.publish.TableWriter;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
+import mira.block.catalog.ColdFormat;
+import mira.block.catalog.ColdMarker;
 import mira.proto.wire.Signal;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -27,12 +31,10 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 /**
  * Rewrites blocks into the cold tier: every table file of a block is read, written again with ZSTD
  * bodies beside itself under a name carrying the node id (two nodes sharing a directory may both
- * see a block go cold), fsynced, and renamed over the original. The {@value #MARKER} file is written
+ * see a block go cold), fsynced, and renamed over the original. The {@link ColdMarker} file is written
  * last; a block without it is (re)compacted by the next sweep, table by table, which is idempotent.
  */
 public final class Compactor {
-  /** Present in a block directory once every table in it is compressed; holds the format's name. */
-  public static final String MARKER = "cold";
   /** A block goes cold this long after its newest record: the partition width. */
   public static final long COLD_AFTER_NS = 3_600_000_000_000L;
   /** Blocks rewritten per sweep at most (the first sweep over an old volume is spread out). */
@@ -40,49 +42,13 @@ public final class Compactor {
 
   private Compactor() {}
 
-  /** How a cold table is written. */
-  public enum Format {
-    /**
-     * Shaped buffers and rearranged columns ({@link Shape}, {@link ColdLayout}): the smallest, and
-     * readable only by Mira (or by Arrow Java given {@link ZstdCodec#FACTORY} and {@link ColdLayout#undo}).
-     */
-    MIRA,
-    /** Arrow IPC's standard ZSTD body compression: any Arrow reader with a ZSTD codec opens it. */
-    ARROW
-  }
-
-  /** True if the block has been compacted. */
-  public static boolean isCold(Path blockDir) {
-    return Files.exists(blockDir.resolve(MARKER));
-  }
-
-  /**
-   * The format a cold block was written in, as its marker says: the format's name, or nothing for
-   * a marker written before formats existed (bare zstd bodies, no rearrangement: {@link
-   * Format#ARROW}). Null if the block is not cold or the marker holds something else (the sweep then
-   * compacts the block again, which writes a marker it can read).
-   */
-  public static Format coldFormat(Path blockDir) throws IOException {
-    String text;
-    try {
-      text = Files.readString(blockDir.resolve(MARKER)).strip();
-    } catch (NoSuchFileException e) {
-      return null;
-    }
-    return switch (text) {
-      case "", "arrow" -> Format.ARROW;
-      case "mira" -> Format.MIRA;
-      default -> null;
-    };
-  }
-
   /**
    * Compacts up to {@link #MAX_PER_SWEEP} hot blocks, oldest first, whose newest record is older
    * than {@code nowNanos - COLD_AFTER_NS}.
    *
    * @return the blocks compacted
    */
-  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, Format format, BufferAllocator allocator)
+  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, ColdFormat format, BufferAllocator allocator)
       throws IOException {
     // Hot blocks first, oldest first; then cold blocks written in another format than the one
     // asked for (the setting changed, or they predate formats), so a change of retention.cold_format
@@ -95,7 +61,7 @@ public final class Compactor {
           continue;
         }
         // One read of the marker: none (or one this version cannot read) means hot.
-        Format written = coldFormat(r.dir());
+        ColdFormat written = ColdMarker.format(r.dir());
         if (written == null) {
           candidates.add(r);
         } else if (written != format) {
@@ -121,9 +87,9 @@ public final class Compactor {
     return done;
   }
 
-  /** Rewrites every table of the block in the {@link Format#MIRA} format, then writes the marker. */
+  /** Rewrites every table of the block in the {@link ColdFormat#MIRA} format, then writes the marker. */
   public static void compact(Path blockDir, String nodeHex, BufferAllocator parent) throws IOException {
-    compact(blockDir, nodeHex, Format.MIRA, parent);
+    compact(blockDir, nodeHex, ColdFormat.MIRA, parent);
   }
 
   /**
@@ -131,7 +97,7 @@ public final class Compactor {
    * already rewritten (in either format, by an interrupted compaction) is read back to its plain
    * form first, so the block ends in one format.
    */
-  public static void compact(Path blockDir, String nodeHex, Format format, BufferAllocator parent) throws IOException {
+  public static void compact(Path blockDir, String nodeHex, ColdFormat format, BufferAllocator parent) throws IOException {
     List<Path> tables = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(blockDir, "*.arrow")) {
       for (Path p : s) {
@@ -141,7 +107,7 @@ public final class Compactor {
     tables.sort(null);
     // A cold block being rewritten in another format stops being cold first: a crash part-way then
     // leaves a block the next sweep compacts again, never one whose marker names the wrong format.
-    Path marker = blockDir.resolve(MARKER);
+    Path marker = blockDir.resolve(ColdMarker.FILE);
     if (Files.deleteIfExists(marker)) {
       Publisher.fsyncDir(blockDir);
     }
@@ -163,7 +129,7 @@ public final class Compactor {
           // Closing a root closes its vectors; the roots below share some with the reader's, and
           // closing a vector twice is harmless.
           try (VectorSchemaRoot plain = ColdLayout.undo(root.getSchema(), root, allocator)) {
-            if (format == Format.MIRA) {
+            if (format == ColdFormat.MIRA) {
               try (VectorSchemaRoot cold = ColdLayout.apply(plain, allocator)) {
                 TableWriter.writeRoot(cold, dicts, staged, ZstdCodec.FACTORY);
               }

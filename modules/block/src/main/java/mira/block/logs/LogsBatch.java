@@ -5,7 +5,7 @@ import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
-import mira.block.table.Envelope;
+import mira.block.table.ResourceScopeWriter;
 import mira.block.table.Rebase;
 import mira.block.table.Table;
 import mira.proto.wire.Signal;
@@ -55,7 +55,7 @@ public final class LogsBatch extends Batch {
   }
 
   private static Table[] layout() {
-    Table[] shared = Envelope.sharedTables();
+    Table[] shared = ResourceScopeWriter.sharedTables();
     Table logs = Table.builder("logs.arrow")
         .addRows(FixedColumn.u32("id", false), LOGS)
         .add(FixedColumn.timestampNs("time_unix_nano", false))

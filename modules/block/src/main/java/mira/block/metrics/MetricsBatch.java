@@ -6,7 +6,7 @@ import mira.block.column.ListColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
-import mira.block.table.Envelope;
+import mira.block.table.ResourceScopeWriter;
 import mira.block.table.Interner;
 import mira.block.table.Rebase;
 import mira.block.table.Table;
@@ -143,7 +143,7 @@ public final class MetricsBatch extends Batch {
   }
 
   private static Table[] layout() {
-    Table[] shared = Envelope.sharedTables();
+    Table[] shared = ResourceScopeWriter.sharedTables();
     Table metrics = Table.builder("metrics.arrow")
         .addRows(FixedColumn.u32("id", false), METRICS)
         .add(VarColumn.utf8("name", false))

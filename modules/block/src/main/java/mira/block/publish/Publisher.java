@@ -11,7 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.index.Sidecars;
 import mira.block.table.Batch;
 import mira.block.table.Table;

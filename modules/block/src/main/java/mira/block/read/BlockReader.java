@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import java.util.Optional;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;

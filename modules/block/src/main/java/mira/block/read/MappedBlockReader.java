@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.DirectoryStream;

@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

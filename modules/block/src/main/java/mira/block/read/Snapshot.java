@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import mira.block.table.Batch;
 
 /**

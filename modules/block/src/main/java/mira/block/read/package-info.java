@@ -1,6 +1,5 @@
 /**
- * Reading published blocks: the catalogue (which blocks exist, from directory names alone) and
- * opened blocks, whose tables are memory-mapped and read as Arrow vectors pointing into the
+ * Reading published blocks (found through {@code mira.block.catalog}): opened blocks, whose tables are memory-mapped and read as Arrow vectors pointing into the
  * mapping ({@link mira.block.read.MappedBlockReader}), each verified by its CRC32C before any
  * vector is handed out.
  *

@@ -10,7 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.publish.Publisher;
 import mira.proto.wire.Signal;
 

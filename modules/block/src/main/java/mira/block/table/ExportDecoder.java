@@ -6,7 +6,7 @@ import mira.proto.wire.WireException;
 /**
  * The walk every OTLP export shares: {@code Export*ServiceRequest} → {@code Resource*} (resource,
  * schema_url) → {@code Scope*} (scope, schema_url) → records. It writes resources and scopes
- * through an {@link Envelope} and hands each record to {@link #record}, with the error path built
+ * through an {@link ResourceScopeWriter} and hands each record to {@link #record}, with the error path built
  * from the signal's field names (e.g. {@code resource_logs[0].scope_logs[1].log_records[7]}).
  *
  * <p>An envelope's singular fields are read in a first pass over it, because protobuf allows them
@@ -59,7 +59,7 @@ public abstract class ExportDecoder<B extends Batch> {
     if (!batch.isEmpty() || batch.resourceCount() != 0) {
       throw new IllegalArgumentException("decoding into a batch that is not empty");
     }
-    Envelope env = new Envelope(batch);
+    ResourceScopeWriter env = new ResourceScopeWriter(batch);
     begin(batch, receivedAt);
     top.reset(buf, off, off + len);
     int i = 0;
@@ -82,7 +82,7 @@ public abstract class ExportDecoder<B extends Batch> {
     return batch;
   }
 
-  private void resource(byte[] buf, Envelope env) throws WireException, TooLargeException {
+  private void resource(byte[] buf, ResourceScopeWriter env) throws WireException, TooLargeException {
     resource.enter(top);
     int resStart = -1;
     int resEnd = -1;
@@ -120,7 +120,7 @@ public abstract class ExportDecoder<B extends Batch> {
     }
   }
 
-  private void scope(byte[] buf, Envelope env, int resourceId) throws WireException, TooLargeException {
+  private void scope(byte[] buf, ResourceScopeWriter env, int resourceId) throws WireException, TooLargeException {
     scope.enter(resource);
     int scopeStart = -1;
     int scopeEnd = -1;

@@ -4,7 +4,7 @@ import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
-import mira.block.table.Envelope;
+import mira.block.table.ResourceScopeWriter;
 import mira.block.table.Rebase;
 import mira.block.table.Table;
 import mira.proto.wire.Signal;
@@ -93,7 +93,7 @@ public final class TracesBatch extends Batch {
   }
 
   private static Table[] layout() {
-    Table[] shared = Envelope.sharedTables();
+    Table[] shared = ResourceScopeWriter.sharedTables();
     Table spans = Table.builder("spans.arrow")
         .addRows(FixedColumn.u32("id", false), SPANS)
         .add(FixedColumn.fixedBinary("trace_id", 16, false))

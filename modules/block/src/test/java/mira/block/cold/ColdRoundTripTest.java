@@ -1,5 +1,9 @@
 package mira.block.cold;
 
+import mira.block.catalog.ColdFormat;
+import mira.block.catalog.ColdMarker;
+import mira.block.codec.ColdLayout;
+import mira.block.codec.ZstdCodec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,11 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.Decoders;
 import mira.block.publish.Publisher;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 import mira.block.table.Batch;
 import mira.block.testing.ReaderTables;
 import mira.block.testing.SampleRequests;
@@ -86,20 +90,20 @@ class ColdRoundTripTest {
       Map<String, List<Map<String, Object>>> hot = read(ref, a);
       assertThat(ReaderTables.allWithArrow(dir)).isEqualTo(hot);
 
-      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
-      assertThat(Compactor.isCold(dir)).isTrue();
+      Compactor.compact(dir, "0000abcd", ColdFormat.MIRA, a);
+      assertThat(ColdMarker.isCold(dir)).isTrue();
       assertThat(read(ref, a)).as("Mira's reader, cold").isEqualTo(hot);
       assertThat(ReaderTables.allWithArrow(dir)).as("Arrow Java's reader, cold").isEqualTo(hot);
       standardReaderNeverMisreads(dir, hot);
       rearrangedColumnsAreStoredUnderTheirOwnNames(dir);
 
-      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
+      Compactor.compact(dir, "0000abcd", ColdFormat.MIRA, a);
       assertThat(read(ref, a)).as("compacted twice").isEqualTo(hot);
 
-      Compactor.compact(dir, "0000abcd", Compactor.Format.ARROW, a);
+      Compactor.compact(dir, "0000abcd", ColdFormat.ARROW, a);
       assertThat(read(ref, a)).as("Mira's reader, standard cold").isEqualTo(hot);
       assertThat(ReaderTables.allWithArrow(dir, BARE_ZSTD_ONLY)).as("a standard reader, standard cold").isEqualTo(hot);
-      Compactor.compact(dir, "0000abcd", Compactor.Format.MIRA, a);
+      Compactor.compact(dir, "0000abcd", ColdFormat.MIRA, a);
       assertThat(read(ref, a)).as("from standard back to shaped").isEqualTo(hot);
       assertThat(a.getAllocatedMemory()).isZero();
     } finally {

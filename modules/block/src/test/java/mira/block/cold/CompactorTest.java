@@ -1,5 +1,7 @@
 package mira.block.cold;
 
+import mira.block.catalog.ColdFormat;
+import mira.block.catalog.ColdMarker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -70,7 +72,7 @@ class CompactorTest {
       List<LogsReadBack.Flat> before = LogsReadBack.readBack(block);
       long hot = size(block);
       Compactor.compact(block, "0000abcd", a);
-      assertThat(Compactor.isCold(block)).isTrue();
+      assertThat(ColdMarker.isCold(block)).isTrue();
       assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(before).containsExactlyElementsOf(LogsReadBack.flatten(req));
       long cold = size(block);
       assertThat(cold).as("cold %d bytes vs hot %d", cold, hot).isLessThan(hot / 3);
@@ -118,15 +120,15 @@ class CompactorTest {
       // Half done: one table compressed, a staged file left behind, no marker.
       Path one = block.resolve("logs.arrow");
       Compactor.compact(block, "0000abcd", a);
-      Files.delete(block.resolve(Compactor.MARKER));
+      Files.delete(block.resolve(ColdMarker.FILE));
       Files.writeString(block.resolve("log_attrs.arrow.0000abcd.cold"), "torn");
-      List<Path> done = Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, Compactor.Format.MIRA, a);
+      List<Path> done = Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, ColdFormat.MIRA, a);
       assertThat(done).containsExactly(block);
-      assertThat(Compactor.isCold(block)).isTrue();
+      assertThat(ColdMarker.isCold(block)).isTrue();
       assertThat(block.resolve("log_attrs.arrow.0000abcd.cold")).doesNotExist();
       assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(LogsReadBack.flatten(req));
       assertThat(one).exists();
-      assertThat(Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, Compactor.Format.MIRA, a)).as("nothing left to do").isEmpty();
+      assertThat(Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, ColdFormat.MIRA, a)).as("nothing left to do").isEmpty();
     }
   }
 
@@ -134,8 +136,8 @@ class CompactorTest {
   void blocksYoungerThanAnHourStayHot() throws Exception {
     try (RootAllocator a = new RootAllocator()) {
       Path block = publish(sample(10), a);
-      assertThat(Compactor.sweep(data, "0000abcd", T0 + Compactor.COLD_AFTER_NS / 2, Compactor.Format.MIRA, a)).isEmpty();
-      assertThat(Compactor.isCold(block)).isFalse();
+      assertThat(Compactor.sweep(data, "0000abcd", T0 + Compactor.COLD_AFTER_NS / 2, ColdFormat.MIRA, a)).isEmpty();
+      assertThat(ColdMarker.isCold(block)).isFalse();
     }
   }
 
@@ -143,14 +145,14 @@ class CompactorTest {
   void theMarkerNamesTheFormatAndAMarkerFromBeforeFormatsMeansStandard() throws Exception {
     try (RootAllocator a = new RootAllocator()) {
       Path block = publish(sample(50), a);
-      assertThat(Compactor.coldFormat(block)).isNull();
-      Compactor.compact(block, "0000abcd", Compactor.Format.MIRA, a);
-      assertThat(Files.readString(block.resolve(Compactor.MARKER))).isEqualTo("mira");
-      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.MIRA);
-      Compactor.compact(block, "0000abcd", Compactor.Format.ARROW, a);
-      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.ARROW);
-      Files.writeString(block.resolve(Compactor.MARKER), "");
-      assertThat(Compactor.coldFormat(block)).as("written before formats: bare zstd").isEqualTo(Compactor.Format.ARROW);
+      assertThat(ColdMarker.format(block)).isNull();
+      Compactor.compact(block, "0000abcd", ColdFormat.MIRA, a);
+      assertThat(Files.readString(block.resolve(ColdMarker.FILE))).isEqualTo("mira");
+      assertThat(ColdMarker.format(block)).isEqualTo(ColdFormat.MIRA);
+      Compactor.compact(block, "0000abcd", ColdFormat.ARROW, a);
+      assertThat(ColdMarker.format(block)).isEqualTo(ColdFormat.ARROW);
+      Files.writeString(block.resolve(ColdMarker.FILE), "");
+      assertThat(ColdMarker.format(block)).as("written before formats: bare zstd").isEqualTo(ColdFormat.ARROW);
     }
   }
 
@@ -160,17 +162,17 @@ class CompactorTest {
       ExportLogsServiceRequest req = sample(300);
       Path block = publish(req, a);
       long later = T0 + 2 * Compactor.COLD_AFTER_NS;
-      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.MIRA, a)).containsExactly(block);
-      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.MIRA, a)).as("nothing left to do").isEmpty();
+      assertThat(Compactor.sweep(data, "0000abcd", later, ColdFormat.MIRA, a)).containsExactly(block);
+      assertThat(Compactor.sweep(data, "0000abcd", later, ColdFormat.MIRA, a)).as("nothing left to do").isEmpty();
       assertThatThrownBy(() -> ReaderTables.allWithArrow(block, ColdRoundTripTest.BARE_ZSTD_ONLY))
           .as("a standard reader cannot read the shaped form").hasMessageContaining("not a zstd frame");
 
-      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.ARROW, a)).containsExactly(block);
-      assertThat(Compactor.coldFormat(block)).isEqualTo(Compactor.Format.ARROW);
+      assertThat(Compactor.sweep(data, "0000abcd", later, ColdFormat.ARROW, a)).containsExactly(block);
+      assertThat(ColdMarker.format(block)).isEqualTo(ColdFormat.ARROW);
       assertThat(LogsReadBack.readBack(block)).containsExactlyElementsOf(LogsReadBack.flatten(req));
       assertThat(ReaderTables.allWithArrow(block, ColdRoundTripTest.BARE_ZSTD_ONLY))
           .as("a standard reader reads the standard form").isEqualTo(ReaderTables.allWithArrow(block));
-      assertThat(Compactor.sweep(data, "0000abcd", later, Compactor.Format.ARROW, a)).isEmpty();
+      assertThat(Compactor.sweep(data, "0000abcd", later, ColdFormat.ARROW, a)).isEmpty();
       assertThat(a.getAllocatedMemory()).isZero();
     }
   }

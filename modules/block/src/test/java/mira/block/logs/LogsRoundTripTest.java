@@ -23,7 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.publish.Publisher;
 import mira.block.publish.TableWriter;
 import mira.block.table.Batch;

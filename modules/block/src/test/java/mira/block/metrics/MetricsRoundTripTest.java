@@ -35,7 +35,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.publish.Publisher;
 import mira.block.table.Batch;
 import mira.block.testing.ArrowTables;

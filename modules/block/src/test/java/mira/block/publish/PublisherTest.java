@@ -12,7 +12,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.Decoders;
 import mira.block.table.Batch;
 import mira.proto.wire.Signal;

@@ -1,5 +1,7 @@
 package mira.block.read;
 
+import mira.block.catalog.ColdMarker;
+import mira.block.catalog.BlockRef;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -7,7 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.cold.Compactor;
 import mira.block.logs.LogsDecoder;
 import mira.block.publish.Publisher;
@@ -55,7 +57,7 @@ class ColdAndHotNeighbourTest {
       Path hotDir = p.publish(new LogsDecoder().decode(h, 0, h.length, T0), 1, 0);
       List<Map<String, Object>> before = ArrowTables.read(coldDir, "logs.arrow").rows();
       Compactor.compact(coldDir, "0000abcd", a);
-      assertThat(Compactor.isCold(coldDir)).isTrue();
+      assertThat(ColdMarker.isCold(coldDir)).isTrue();
 
       BlockRef coldRef = new BlockRef(Signal.LOGS, BlockName.parse(coldDir.getFileName().toString()).orElseThrow(), coldDir);
       BlockRef hotRef = new BlockRef(Signal.LOGS, BlockName.parse(hotDir.getFileName().toString()).orElseThrow(), hotDir);

@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,8 +1,9 @@
 package mira.block.read;
 
+import mira.block.catalog.BlockRef;
 import com.google.protobuf.MessageLite;
 import java.nio.file.Path;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.Decoders;
 import mira.block.publish.Publisher;
 import mira.block.table.Batch;

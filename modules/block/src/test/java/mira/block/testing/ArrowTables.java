@@ -52,7 +52,7 @@ public final class ArrowTables {
 
   /** Reads {@code dir/file}; an absent file reads as no rows. */
   public static Rows read(Path dir, String file) throws IOException {
-    return read(dir, file, mira.block.cold.ZstdCodec.FACTORY);
+    return read(dir, file, mira.block.codec.ZstdCodec.FACTORY);
   }
 
   /** Reads {@code dir/file} with the given body codecs; an absent file reads as no rows. */
@@ -71,10 +71,10 @@ public final class ArrowTables {
       List<String> names = new ArrayList<>();
       Map<Long, Dictionary> dicts = r.getDictionaryVectors();
       while (r.loadNextBatch()) {
-        // A cold table may be rearranged (mira.block.cold.ColdLayout): its metadata says how. The
+        // A cold table may be rearranged (mira.block.codec.ColdLayout): its metadata says how. The
         // undone table's vectors may be new ones (renamed), closed here; closing twice is harmless.
         @SuppressWarnings("resource")
-        VectorSchemaRoot root = mira.block.cold.ColdLayout.undo(stored.getSchema(), stored, a);
+        VectorSchemaRoot root = mira.block.codec.ColdLayout.undo(stored.getSchema(), stored, a);
         names.clear();
         for (FieldVector v : root.getFieldVectors()) {
           names.add(v.getName());

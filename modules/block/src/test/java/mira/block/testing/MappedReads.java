@@ -3,9 +3,9 @@ package mira.block.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 import mira.proto.wire.Signal;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;

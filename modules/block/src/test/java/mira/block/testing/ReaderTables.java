@@ -93,7 +93,7 @@ public final class ReaderTables {
 
   /** Every table of the block read with Arrow Java's reader, by file name, {@link #comparable}. */
   public static Map<String, List<Map<String, Object>>> allWithArrow(Path dir) throws IOException {
-    return allWithArrow(dir, mira.block.cold.ZstdCodec.FACTORY);
+    return allWithArrow(dir, mira.block.codec.ZstdCodec.FACTORY);
   }
 
   /** The same with the given body codecs (e.g. only what any Arrow reader has). */

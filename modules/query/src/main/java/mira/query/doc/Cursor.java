@@ -1,6 +1,6 @@
 package mira.query.doc;
 
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.query.result.QueryException;
 
 /**

@@ -1,6 +1,6 @@
 package mira.query.prune;
 
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 
 /**
  * One step of block pruning by a published block's files (its sidecar indexes): may this block

@@ -3,7 +3,7 @@ package mira.query.prune;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 
 /**
  * Which listed blocks a query opens. Every block first passes the time range in its name (window

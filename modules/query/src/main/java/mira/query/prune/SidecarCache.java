@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.proto.wire.Signal;
 
 /**

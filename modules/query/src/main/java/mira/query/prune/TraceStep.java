@@ -1,7 +1,7 @@
 package mira.query.prune;
 
 import mira.block.index.TraceIndex;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 
 /**
  * Prunes by {@code trace.idx} when the query pins one trace id (a trace lookup, or an {@code eq}

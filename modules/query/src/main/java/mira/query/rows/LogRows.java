@@ -7,12 +7,12 @@ import mira.proto.wire.WireException;
 import mira.query.result.LogRow;
 import mira.query.result.Value;
 import mira.query.table.AttrTable;
-import mira.query.table.DictColumn;
-import mira.query.table.IdColumn;
-import mira.query.table.IntColumn;
+import mira.query.table.DictReader;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
 import mira.query.table.Scratch;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * Reads matched log rows of one block into {@link LogRow}s (docs/api.md, "Log rows"), while the
@@ -31,8 +31,8 @@ public final class LogRows {
   public static LogRow[] read(BlockReader r, TableView logs, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = logs.rows();
     boolean[] sel = new boolean[total];
-    IntColumn resId = IntColumn.of(logs.column("resource_id"));
-    IntColumn scopeId = IntColumn.of(logs.column("scope_id"));
+    IntReader resId = IntReader.of(logs.column("resource_id"));
+    IntReader scopeId = IntReader.of(logs.column("scope_id"));
     boolean[] usedRes = new boolean[1 << 16];
     boolean[] usedScope = new boolean[1 << 16];
     for (int k = 0; k < n; k++) {
@@ -42,16 +42,16 @@ public final class LogRows {
     }
     AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.LOG_ATTRS)), total, sel);
     ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
-    IntColumn observed = IntColumn.of(logs.column("observed_time_unix_nano"));
-    IntColumn sevNum = IntColumn.of(logs.column("severity_number"));
-    DictColumn sevText = DictColumn.of(logs, "severity_text");
-    DictColumn event = DictColumn.of(logs, "event_name");
-    VarColumn body = VarColumn.of(logs.column("body"));
-    VarColumn bodySer = VarColumn.of(logs.column("body_ser"));
-    IdColumn traceId = IdColumn.of(logs.column("trace_id"), 16);
-    IdColumn spanId = IdColumn.of(logs.column("span_id"), 8);
-    IntColumn flags = IntColumn.of(logs.column("flags"));
-    IntColumn dropped = IntColumn.of(logs.column("dropped_attributes_count"));
+    IntReader observed = IntReader.of(logs.column("observed_time_unix_nano"));
+    IntReader sevNum = IntReader.of(logs.column("severity_number"));
+    DictReader sevText = DictReader.of(logs, "severity_text");
+    DictReader event = DictReader.of(logs, "event_name");
+    VarReader body = VarReader.of(logs.column("body"));
+    VarReader bodySer = VarReader.of(logs.column("body_ser"));
+    IdReader traceId = IdReader.of(logs.column("trace_id"), 16);
+    IdReader spanId = IdReader.of(logs.column("span_id"), 8);
+    IntReader flags = IntReader.of(logs.column("flags"));
+    IntReader dropped = IntReader.of(logs.column("dropped_attributes_count"));
     Scratch s = new Scratch();
     int node = r.ref().name().node();
     long seq = r.ref().name().seq();

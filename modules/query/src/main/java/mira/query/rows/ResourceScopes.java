@@ -7,10 +7,10 @@ import mira.proto.wire.WireException;
 import mira.query.result.Resource;
 import mira.query.result.Scope;
 import mira.query.table.AttrTable;
-import mira.query.table.IntColumn;
+import mira.query.table.IntReader;
 import mira.query.table.Scratch;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * Reads the {@link Resource} and {@link Scope} of rows from a block's shared tables, once per id:
@@ -18,14 +18,14 @@ import mira.query.table.VarColumn;
  * and the scope) are kept in these records.
  */
 final class ResourceScopes {
-  private final IntColumn resDropped;
-  private final VarColumn resSchema;
+  private final IntReader resDropped;
+  private final VarReader resSchema;
   private final AttrLists resAttrs;
   private final int resources;
-  private final VarColumn scopeName;
-  private final VarColumn scopeVersion;
-  private final IntColumn scopeDropped;
-  private final VarColumn scopeSchema;
+  private final VarReader scopeName;
+  private final VarReader scopeVersion;
+  private final IntReader scopeDropped;
+  private final VarReader scopeSchema;
   private final AttrLists scopeAttrs;
   private final int scopes;
   private final Resource[] resourceById;
@@ -40,13 +40,13 @@ final class ResourceScopes {
     TableView sc = Tables.get(r, Tables.SCOPES);
     resources = res == null ? 0 : res.rows();
     scopes = sc == null ? 0 : sc.rows();
-    resDropped = IntColumn.of(res == null ? null : res.column("dropped_attributes_count"));
-    resSchema = VarColumn.of(res == null ? null : res.column("schema_url"));
+    resDropped = IntReader.of(res == null ? null : res.column("dropped_attributes_count"));
+    resSchema = VarReader.of(res == null ? null : res.column("schema_url"));
     resAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)), resources, fit(usedResources, resources));
-    scopeName = VarColumn.of(sc == null ? null : sc.column("name"));
-    scopeVersion = VarColumn.of(sc == null ? null : sc.column("version"));
-    scopeDropped = IntColumn.of(sc == null ? null : sc.column("dropped_attributes_count"));
-    scopeSchema = VarColumn.of(sc == null ? null : sc.column("schema_url"));
+    scopeName = VarReader.of(sc == null ? null : sc.column("name"));
+    scopeVersion = VarReader.of(sc == null ? null : sc.column("version"));
+    scopeDropped = IntReader.of(sc == null ? null : sc.column("dropped_attributes_count"));
+    scopeSchema = VarReader.of(sc == null ? null : sc.column("schema_url"));
     scopeAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.SCOPE_ATTRS)), scopes, fit(usedScopes, scopes));
     resourceById = new Resource[resources];
     scopeById = new Scope[scopes];

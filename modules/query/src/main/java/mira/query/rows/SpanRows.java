@@ -9,11 +9,11 @@ import mira.proto.wire.WireException;
 import mira.query.result.SpanRow;
 import mira.query.table.AttrTable;
 import mira.query.table.Children;
-import mira.query.table.IdColumn;
-import mira.query.table.IntColumn;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
 import mira.query.table.Scratch;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * Reads matched span rows of one block, with their events and links, into {@link SpanRow}s
@@ -31,8 +31,8 @@ public final class SpanRows {
   public static SpanRow[] read(BlockReader r, TableView spans, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = spans.rows();
     boolean[] sel = new boolean[total];
-    IntColumn resId = IntColumn.of(spans.column("resource_id"));
-    IntColumn scopeId = IntColumn.of(spans.column("scope_id"));
+    IntReader resId = IntReader.of(spans.column("resource_id"));
+    IntReader scopeId = IntReader.of(spans.column("scope_id"));
     boolean[] usedRes = new boolean[1 << 16];
     boolean[] usedScope = new boolean[1 << 16];
     for (int k = 0; k < n; k++) {
@@ -45,30 +45,30 @@ public final class SpanRows {
     Child events = new Child(r, Tables.SPAN_EVENTS, Tables.SPAN_EVENT_ATTRS, total, sel);
     Child links = new Child(r, Tables.SPAN_LINKS, Tables.SPAN_LINK_ATTRS, total, sel);
 
-    IdColumn traceId = IdColumn.of(spans.column("trace_id"), 16);
-    IdColumn spanId = IdColumn.of(spans.column("span_id"), 8);
-    IdColumn parentSpanId = IdColumn.of(spans.column("parent_span_id"), 8);
-    VarColumn traceState = VarColumn.of(spans.column("trace_state"));
-    IntColumn flags = IntColumn.of(spans.column("flags"));
-    VarColumn name = VarColumn.of(spans.column("name"));
-    IntColumn kind = IntColumn.of(spans.column("kind"));
-    IntColumn start = IntColumn.of(spans.column("start_time_unix_nano"));
-    IntColumn end = IntColumn.of(spans.column("end_time_unix_nano"));
-    IntColumn duration = IntColumn.of(spans.column("duration_nano"));
-    IntColumn statusCode = IntColumn.of(spans.column("status_code"));
-    VarColumn statusMessage = VarColumn.of(spans.column("status_message"));
-    IntColumn dropped = IntColumn.of(spans.column("dropped_attributes_count"));
-    IntColumn droppedEvents = IntColumn.of(spans.column("dropped_events_count"));
-    IntColumn droppedLinks = IntColumn.of(spans.column("dropped_links_count"));
+    IdReader traceId = IdReader.of(spans.column("trace_id"), 16);
+    IdReader spanId = IdReader.of(spans.column("span_id"), 8);
+    IdReader parentSpanId = IdReader.of(spans.column("parent_span_id"), 8);
+    VarReader traceState = VarReader.of(spans.column("trace_state"));
+    IntReader flags = IntReader.of(spans.column("flags"));
+    VarReader name = VarReader.of(spans.column("name"));
+    IntReader kind = IntReader.of(spans.column("kind"));
+    IntReader start = IntReader.of(spans.column("start_time_unix_nano"));
+    IntReader end = IntReader.of(spans.column("end_time_unix_nano"));
+    IntReader duration = IntReader.of(spans.column("duration_nano"));
+    IntReader statusCode = IntReader.of(spans.column("status_code"));
+    VarReader statusMessage = VarReader.of(spans.column("status_message"));
+    IntReader dropped = IntReader.of(spans.column("dropped_attributes_count"));
+    IntReader droppedEvents = IntReader.of(spans.column("dropped_events_count"));
+    IntReader droppedLinks = IntReader.of(spans.column("dropped_links_count"));
 
-    IntColumn evTime = IntColumn.of(events.table == null ? null : events.table.column("time_unix_nano"));
-    VarColumn evName = VarColumn.of(events.table == null ? null : events.table.column("name"));
-    IntColumn evDropped = IntColumn.of(events.table == null ? null : events.table.column("dropped_attributes_count"));
-    IdColumn lnTrace = IdColumn.of(links.table == null ? null : links.table.column("trace_id"), 16);
-    IdColumn lnSpan = IdColumn.of(links.table == null ? null : links.table.column("span_id"), 8);
-    VarColumn lnState = VarColumn.of(links.table == null ? null : links.table.column("trace_state"));
-    IntColumn lnFlags = IntColumn.of(links.table == null ? null : links.table.column("flags"));
-    IntColumn lnDropped = IntColumn.of(links.table == null ? null : links.table.column("dropped_attributes_count"));
+    IntReader evTime = IntReader.of(events.table == null ? null : events.table.column("time_unix_nano"));
+    VarReader evName = VarReader.of(events.table == null ? null : events.table.column("name"));
+    IntReader evDropped = IntReader.of(events.table == null ? null : events.table.column("dropped_attributes_count"));
+    IdReader lnTrace = IdReader.of(links.table == null ? null : links.table.column("trace_id"), 16);
+    IdReader lnSpan = IdReader.of(links.table == null ? null : links.table.column("span_id"), 8);
+    VarReader lnState = VarReader.of(links.table == null ? null : links.table.column("trace_state"));
+    IntReader lnFlags = IntReader.of(links.table == null ? null : links.table.column("flags"));
+    IntReader lnDropped = IntReader.of(links.table == null ? null : links.table.column("dropped_attributes_count"));
 
     Scratch s = new Scratch();
     int node = r.ref().name().node();
@@ -114,7 +114,7 @@ public final class SpanRows {
     Child(BlockReader r, String file, String attrFile, int spans, boolean[] selectedSpans) throws CorruptBlockException {
       table = Tables.get(r, file);
       int rows = table == null ? 0 : table.rows();
-      children = Children.of(IntColumn.of(table == null ? null : table.column("parent_id")), rows, spans, selectedSpans);
+      children = Children.of(IntReader.of(table == null ? null : table.column("parent_id")), rows, spans, selectedSpans);
       boolean[] used = new boolean[rows];
       for (int p = 0; p < spans; p++) {
         if (selectedSpans[p]) {

@@ -3,7 +3,7 @@ package mira.query.scan;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.block.table.AnyValueReader;
@@ -18,12 +18,12 @@ import mira.query.match.BodyText;
 import mira.query.match.Bytes;
 import mira.query.match.ValueMatcher;
 import mira.query.table.AttrTable;
-import mira.query.table.DictColumn;
-import mira.query.table.IdColumn;
-import mira.query.table.IntColumn;
+import mira.query.table.DictReader;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
 import mira.query.table.Scratch;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * The rows of one block's root table (logs or spans) that satisfy a document: first the time
@@ -78,14 +78,14 @@ final class RowFilter {
   private long[] times() {
     long[] t = new long[rows];
     if (signal == Signal.LOGS) {
-      IntColumn c = IntColumn.of(root.column("time_unix_nano"));
+      IntReader c = IntReader.of(root.column("time_unix_nano"));
       for (int i = 0; i < rows; i++) {
         t[i] = c.get(i);
       }
       return t;
     }
-    IntColumn start = IntColumn.of(root.column("start_time_unix_nano"));
-    IntColumn end = IntColumn.of(root.column("end_time_unix_nano"));
+    IntReader start = IntReader.of(root.column("start_time_unix_nano"));
+    IntReader end = IntReader.of(root.column("end_time_unix_nano"));
     long fallback = ref.name().maxTime();
     for (int i = 0; i < rows; i++) {
       long s = start.getOr(i, 0);
@@ -156,8 +156,8 @@ final class RowFilter {
       // No level of this block has the key at all.
       return absent ? m : 0;
     }
-    IntColumn resId = IntColumn.of(root.column("resource_id"));
-    IntColumn scopeId = IntColumn.of(root.column("scope_id"));
+    IntReader resId = IntReader.of(root.column("resource_id"));
+    IntReader scopeId = IntReader.of(root.column("scope_id"));
     // Resources and scopes number in the tens: when none matched (the usual case for a record-level
     // key), the row's own mark decides and their id columns are not read at all.
     boolean anyRes = anyTrue(res);
@@ -202,7 +202,7 @@ final class RowFilter {
       return false;
     }
     // A child id is its row in the child table, not a span row: parent_id is the hop.
-    IntColumn parent = IntColumn.of(children.column("parent_id"));
+    IntReader parent = IntReader.of(children.column("parent_id"));
     for (int e = 0; e < marked.length; e++) {
       if (marked[e]) {
         int p = parent.getInt(e);
@@ -224,7 +224,7 @@ final class RowFilter {
     int out = 0;
     switch (f.kind()) {
       case INT -> {
-        IntColumn c = IntColumn.of(root.column(f.key()));
+        IntReader c = IntReader.of(root.column(f.key()));
         for (int k = 0; k < m; k++) {
           int i = cand[k];
           long v = c.getOr(i, 0);
@@ -235,9 +235,9 @@ final class RowFilter {
       }
       case STRING -> {
         if (root.dictionary(f.key()) != null) {
-          out = dictField(DictColumn.of(root, f.key()), exists, want, vm, cand, m);
+          out = dictField(DictReader.of(root, f.key()), exists, want, vm, cand, m);
         } else {
-          VarColumn c = VarColumn.of(root.column(f.key()));
+          VarReader c = VarReader.of(root.column(f.key()));
           for (int k = 0; k < m; k++) {
             int i = cand[k];
             int len = c.isNull(i) ? 0 : c.copy(i, scratch);
@@ -247,13 +247,13 @@ final class RowFilter {
           }
         }
       }
-      case ID -> out = idField(t, IdColumn.of(root.column(f.key()), f.idBytes()), exists, want, cand, m);
+      case ID -> out = idField(t, IdReader.of(root.column(f.key()), f.idBytes()), exists, want, cand, m);
       case ANY -> out = body(exists, want, vm, cand, m);
     }
     return out;
   }
 
-  private int dictField(DictColumn c, boolean exists, boolean want, ValueMatcher vm, int[] cand, int m) {
+  private int dictField(DictReader c, boolean exists, boolean want, ValueMatcher vm, int[] cand, int m) {
     // One comparison per dictionary entry, then a lookup per row.
     boolean[] entry = new boolean[c.size()];
     for (int d = 0; d < entry.length; d++) {
@@ -278,7 +278,7 @@ final class RowFilter {
     return out;
   }
 
-  private int idField(Term.Field t, IdColumn c, boolean exists, boolean want, int[] cand, int m) {
+  private int idField(Term.Field t, IdReader c, boolean exists, boolean want, int[] cand, int m) {
     int out = 0;
     if (exists) {
       for (int k = 0; k < m; k++) {
@@ -315,8 +315,8 @@ final class RowFilter {
 
   /** The log body, compared by its stored type like an attribute value. */
   private int body(boolean exists, boolean want, ValueMatcher vm, int[] cand, int m) throws WireException {
-    VarColumn body = VarColumn.of(root.column("body"));
-    VarColumn ser = VarColumn.of(root.column("body_ser"));
+    VarReader body = VarReader.of(root.column("body"));
+    VarReader ser = VarReader.of(root.column("body_ser"));
     AnyValueReader any = null;
     int out = 0;
     for (int k = 0; k < m; k++) {
@@ -359,8 +359,8 @@ final class RowFilter {
     byte[] needle = t.text().getBytes(StandardCharsets.UTF_8);
     int out = 0;
     if (signal == Signal.LOGS) {
-      VarColumn body = VarColumn.of(root.column("body"));
-      VarColumn ser = VarColumn.of(root.column("body_ser"));
+      VarReader body = VarReader.of(root.column("body"));
+      VarReader ser = VarReader.of(root.column("body_ser"));
       for (int k = 0; k < m; k++) {
         int i = cand[k];
         boolean ok;
@@ -379,8 +379,8 @@ final class RowFilter {
       }
       return out;
     }
-    VarColumn name = VarColumn.of(root.column("name"));
-    VarColumn message = VarColumn.of(root.column("status_message"));
+    VarReader name = VarReader.of(root.column("name"));
+    VarReader message = VarReader.of(root.column("status_message"));
     for (int k = 0; k < m; k++) {
       int i = cand[k];
       boolean ok = false;

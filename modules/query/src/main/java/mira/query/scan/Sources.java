@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.block.read.MemoryBlockReader;
 import mira.block.read.OpenBlocks;
 import mira.block.read.Snapshot;
@@ -61,7 +61,7 @@ public record Sources(List<BlockRef> refs, Map<Path, Snapshot> open) {
    * Opens {@code block}: a snapshot into {@code allocator}, a published block through
    * {@code readers}. The caller closes the reader.
    */
-  public BlockReader open(BlockRef block, BufferAllocator allocator, Readers readers) {
+  public BlockReader open(BlockRef block, BufferAllocator allocator, OpenBlockCache readers) {
     Snapshot s = open.get(block.dir());
     return s != null ? new MemoryBlockReader(s, allocator) : readers.open(block);
   }

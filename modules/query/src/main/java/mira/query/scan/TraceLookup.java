@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
@@ -23,8 +23,8 @@ import mira.query.result.TraceResult;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
 import mira.query.rows.SpanRows;
-import mira.query.table.IdColumn;
-import mira.query.table.IntColumn;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
 import mira.query.table.Tables;
 
 /**
@@ -67,7 +67,7 @@ public final class TraceLookup {
           return;
         }
         int n = spans.rows();
-        IdColumn trace = IdColumn.of(spans.column("trace_id"), 16);
+        IdReader trace = IdReader.of(spans.column("trace_id"), 16);
         int[] rows = new int[16];
         int m = 0;
         for (int i = 0; i < n; i++) {

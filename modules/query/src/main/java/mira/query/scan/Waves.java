@@ -6,12 +6,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 
 /**
  * Scans blocks newest first in widening waves — 1, 2, 4, 8, then 16 at a time — so the commonest
  * query (the newest rows) reads one block and stops, while a query that has to read many gets
- * them in parallel. Each wave runs on the calling thread plus whatever helpers {@link FanOut}
+ * them in parallel. Each wave runs on the calling thread plus whatever helpers {@link ScanThreads}
  * has free at that moment; with none free the wave is scanned serially.
  *
  * <p>Between waves, and before each block, the {@link Gate} may stop the scan: once the result
@@ -40,7 +40,7 @@ public final class Waves {
    *
    * @throws IOException the first I/O failure of any task (other blocks of its wave still finish)
    */
-  public static void run(List<BlockRef> blocks, Gate gate, Task task, FanOut fanOut) throws IOException {
+  public static void run(List<BlockRef> blocks, Gate gate, Task task, ScanThreads fanOut) throws IOException {
     int i = 0;
     int width = 1;
     while (i < blocks.size()) {
@@ -54,7 +54,7 @@ public final class Waves {
     }
   }
 
-  private static void wave(List<BlockRef> wave, Gate gate, Task task, FanOut fanOut) throws IOException {
+  private static void wave(List<BlockRef> wave, Gate gate, Task task, ScanThreads fanOut) throws IOException {
     AtomicInteger next = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Runnable worker = () -> {

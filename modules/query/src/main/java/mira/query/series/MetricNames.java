@@ -9,8 +9,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
@@ -22,12 +22,12 @@ import mira.query.prune.Pruning;
 import mira.query.render.ResponseJson;
 import mira.query.render.Json;
 import mira.query.scan.Engine;
-import mira.query.scan.Readers;
+import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
-import mira.query.table.IntColumn;
+import mira.query.table.IntReader;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * The metrics that have a data point in a window: name, type, unit, description, one entry per
@@ -109,8 +109,8 @@ public final class MetricNames {
       if (t == null) {
         continue;
       }
-      IntColumn parent = IntColumn.of(t.column("parent_id"));
-      IntColumn time = IntColumn.of(t.column("time_unix_nano"));
+      IntReader parent = IntReader.of(t.column("parent_id"));
+      IntReader time = IntReader.of(t.column("time_unix_nano"));
       int rows = t.rows();
       long in = 0;
       for (int j = 0; j < rows; j++) {
@@ -126,10 +126,10 @@ public final class MetricNames {
       points.add(rows);
       inWindow.add(in);
     }
-    VarColumn name = VarColumn.of(metrics.column("name"));
-    VarColumn unit = VarColumn.of(metrics.column("unit"));
-    VarColumn description = VarColumn.of(metrics.column("description"));
-    IntColumn type = IntColumn.of(metrics.column("type"));
+    VarReader name = VarReader.of(metrics.column("name"));
+    VarReader unit = VarReader.of(metrics.column("unit"));
+    VarReader description = VarReader.of(metrics.column("description"));
+    IntReader type = IntReader.of(metrics.column("type"));
     List<Entry> out = new ArrayList<>();
     for (int m = 0; m < n; m++) {
       if (seen[m]) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
-import mira.block.read.Catalog;
+import mira.block.catalog.BlockRef;
+import mira.block.catalog.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
@@ -27,15 +27,15 @@ import mira.query.rows.AttrLists;
 import mira.query.render.ResponseJson;
 import mira.query.render.Json;
 import mira.query.scan.Engine;
-import mira.query.scan.Readers;
+import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
 import mira.query.table.AttrTable;
-import mira.query.table.IdColumn;
-import mira.query.table.IntColumn;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
 import mira.query.table.Scratch;
 import mira.query.table.Tables;
-import mira.query.table.VarColumn;
+import mira.query.table.VarReader;
 
 /**
  * Metric series: the data points of the named metric (or of every metric) in a window, grouped
@@ -179,12 +179,12 @@ public final class SeriesScan {
       return;
     }
     int nm = metrics.rows();
-    VarColumn name = VarColumn.of(metrics.column("name"));
-    IntColumn type = IntColumn.of(metrics.column("type"));
-    VarColumn unit = VarColumn.of(metrics.column("unit"));
-    VarColumn description = VarColumn.of(metrics.column("description"));
-    IntColumn resId = IntColumn.of(metrics.column("resource_id"));
-    IntColumn scopeId = IntColumn.of(metrics.column("scope_id"));
+    VarReader name = VarReader.of(metrics.column("name"));
+    IntReader type = IntReader.of(metrics.column("type"));
+    VarReader unit = VarReader.of(metrics.column("unit"));
+    VarReader description = VarReader.of(metrics.column("description"));
+    IntReader resId = IntReader.of(metrics.column("resource_id"));
+    IntReader scopeId = IntReader.of(metrics.column("scope_id"));
 
     // Which metrics take part, and into which set.
     int[] mode = new int[nm];
@@ -249,9 +249,9 @@ public final class SeriesScan {
       if (t == null) {
         continue;
       }
-      IntColumn id = IntColumn.of(t.column("id"));
-      IntColumn parent = IntColumn.of(t.column("parent_id"));
-      IntColumn time = IntColumn.of(t.column("time_unix_nano"));
+      IntReader id = IntReader.of(t.column("id"));
+      IntReader parent = IntReader.of(t.column("parent_id"));
+      IntReader time = IntReader.of(t.column("time_unix_nano"));
       for (int j = 0, rows = t.rows(); j < rows; j++) {
         int m = parent.getInt(j);
         int pid = id.getInt(j);
@@ -299,12 +299,12 @@ public final class SeriesScan {
         if (t == null) {
           continue;
         }
-        IntColumn id = IntColumn.of(t.column("id"));
-        IntColumn parent = IntColumn.of(t.column("parent_id"));
-        IntColumn time = IntColumn.of(t.column("time_unix_nano"));
+        IntReader id = IntReader.of(t.column("id"));
+        IntReader parent = IntReader.of(t.column("parent_id"));
+        IntReader time = IntReader.of(t.column("time_unix_nano"));
         boolean numbers = POINT_TABLES[k].equals(Tables.NUMBER_DP);
-        IntColumn iv = IntColumn.of(t.column(numbers ? "int" : "count"));
-        IntColumn dv = IntColumn.of(t.column(numbers ? "double" : "sum"));
+        IntReader iv = IntReader.of(t.column(numbers ? "int" : "count"));
+        IntReader dv = IntReader.of(t.column(numbers ? "double" : "sum"));
         for (int j = 0, rows = t.rows(); j < rows; j++) {
           int pid = id.getInt(j);
           if (pid < 0 || pid >= totalPoints || !in[pid]) {
@@ -350,7 +350,7 @@ public final class SeriesScan {
     }
   }
 
-  private static void add(SeriesSet into, String name, String type, String unit, VarColumn description, int m,
+  private static void add(SeriesSet into, String name, String type, String unit, VarReader description, int m,
       String resource, byte[] attrs, int maxPoints, Series.Point p) {
     String key = name + '\u0000' + type + '\u0000' + unit + '\u0000' + resource + '\u0000'
         + new String(attrs, StandardCharsets.UTF_8);
@@ -374,23 +374,23 @@ public final class SeriesScan {
   private static final class Exemplars {
     private static final byte[][] NONE = new byte[0][];
     private final mira.query.table.Children byPoint;
-    private final IntColumn time;
-    private final IntColumn iv;
-    private final IntColumn dv;
-    private final IdColumn traceId;
-    private final IdColumn spanId;
+    private final IntReader time;
+    private final IntReader iv;
+    private final IntReader dv;
+    private final IdReader traceId;
+    private final IdReader spanId;
     private final AttrLists attrs;
 
     Exemplars(BlockReader r, int points, boolean[] selected) throws CorruptBlockException {
       TableView t = Tables.get(r, Tables.EXEMPLARS);
       int rows = t == null ? 0 : t.rows();
-      byPoint = mira.query.table.Children.of(IntColumn.of(t == null ? null : t.column("parent_id")), rows, points,
+      byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column("parent_id")), rows, points,
           selected);
-      time = IntColumn.of(t == null ? null : t.column("time_unix_nano"));
-      iv = IntColumn.of(t == null ? null : t.column("int"));
-      dv = IntColumn.of(t == null ? null : t.column("double"));
-      traceId = IdColumn.of(t == null ? null : t.column("trace_id"), 16);
-      spanId = IdColumn.of(t == null ? null : t.column("span_id"), 8);
+      time = IntReader.of(t == null ? null : t.column("time_unix_nano"));
+      iv = IntReader.of(t == null ? null : t.column("int"));
+      dv = IntReader.of(t == null ? null : t.column("double"));
+      traceId = IdReader.of(t == null ? null : t.column("trace_id"), 16);
+      spanId = IdReader.of(t == null ? null : t.column("span_id"), 8);
       boolean[] used = new boolean[rows];
       for (int p = 0; p < points; p++) {
         if (selected[p]) {

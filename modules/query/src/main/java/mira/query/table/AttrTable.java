@@ -13,27 +13,27 @@ import mira.query.match.ValueMatcher;
  */
 public final class AttrTable {
   private final int rows;
-  private final IntColumn parent;
-  private final DictColumn key;
-  private final IntColumn type;
-  private final VarColumn str;
-  private final IntColumn i64;
-  private final IntColumn f64;
-  private final BoolColumn bool;
-  private final VarColumn bytes;
-  private final VarColumn ser;
+  private final IntReader parent;
+  private final DictReader key;
+  private final IntReader type;
+  private final VarReader str;
+  private final IntReader i64;
+  private final IntReader f64;
+  private final BoolReader bool;
+  private final VarReader bytes;
+  private final VarReader ser;
 
   private AttrTable(TableView t) {
     this.rows = t == null ? 0 : t.rows();
-    this.parent = IntColumn.of(t == null ? null : t.column("parent_id"));
-    this.key = DictColumn.of(t, "key");
-    this.type = IntColumn.of(t == null ? null : t.column("type"));
-    this.str = VarColumn.of(t == null ? null : t.column("str"));
-    this.i64 = IntColumn.of(t == null ? null : t.column("int"));
-    this.f64 = IntColumn.of(t == null ? null : t.column("double"));
-    this.bool = BoolColumn.of(t == null ? null : t.column("bool"));
-    this.bytes = VarColumn.of(t == null ? null : t.column("bytes"));
-    this.ser = VarColumn.of(t == null ? null : t.column("ser"));
+    this.parent = IntReader.of(t == null ? null : t.column("parent_id"));
+    this.key = DictReader.of(t, "key");
+    this.type = IntReader.of(t == null ? null : t.column("type"));
+    this.str = VarReader.of(t == null ? null : t.column("str"));
+    this.i64 = IntReader.of(t == null ? null : t.column("int"));
+    this.f64 = IntReader.of(t == null ? null : t.column("double"));
+    this.bool = BoolReader.of(t == null ? null : t.column("bool"));
+    this.bytes = VarReader.of(t == null ? null : t.column("bytes"));
+    this.ser = VarReader.of(t == null ? null : t.column("ser"));
   }
 
   /** The table, or an empty one for null (a block with no such file). */
@@ -45,11 +45,11 @@ public final class AttrTable {
     return rows;
   }
 
-  public IntColumn parent() {
+  public IntReader parent() {
     return parent;
   }
 
-  public DictColumn key() {
+  public DictReader key() {
     return key;
   }
 
@@ -57,27 +57,27 @@ public final class AttrTable {
     return type.getInt(j);
   }
 
-  public VarColumn str() {
+  public VarReader str() {
     return str;
   }
 
-  public IntColumn i64() {
+  public IntReader i64() {
     return i64;
   }
 
-  public IntColumn f64() {
+  public IntReader f64() {
     return f64;
   }
 
-  public BoolColumn bool() {
+  public BoolReader bool() {
     return bool;
   }
 
-  public VarColumn bytes() {
+  public VarReader bytes() {
     return bytes;
   }
 
-  public VarColumn ser() {
+  public VarReader ser() {
     return ser;
   }
 

@@ -16,7 +16,7 @@ public final class Children {
   private final int[] start;
   private final int[] rows;
   /** The sorted form: the parent column, its length, and which parents count. */
-  private final IntColumn parent;
+  private final IntReader parent;
   private final int total;
   private final boolean[] selected;
   private int lastParent = -1;
@@ -31,7 +31,7 @@ public final class Children {
     this.selected = null;
   }
 
-  private Children(IntColumn parent, int total, boolean[] selected) {
+  private Children(IntReader parent, int total, boolean[] selected) {
     this.start = null;
     this.rows = null;
     this.parent = parent;
@@ -44,7 +44,7 @@ public final class Children {
    * @param parents how many parent ids there are (ids are dense, from zero)
    * @param selected which parents to index, or null for all
    */
-  public static Children of(IntColumn parent, int rows, int parents, boolean[] selected) {
+  public static Children of(IntReader parent, int rows, int parents, boolean[] selected) {
     if (!parent.present() || rows == 0 || parents == 0) {
       return parents == 0 ? NONE : new Children(new int[parents + 1], new int[0]);
     }
@@ -56,7 +56,7 @@ public final class Children {
   }
 
   /** Every parent: a counting sort, two passes over the parent column. */
-  private static Children all(IntColumn parent, int rows, int parents) {
+  private static Children all(IntReader parent, int rows, int parents) {
     int[] start = new int[parents + 1];
     int n = 0;
     for (int j = 0; j < rows; j++) {
@@ -85,7 +85,7 @@ public final class Children {
    * runs over those alone. Rendering a page reads a table of hundreds of thousands of rows for the
    * attributes of a hundred records; a second pass over it was a tenth of such a query's time.
    */
-  private static Children some(IntColumn parent, int rows, int parents, boolean[] selected) {
+  private static Children some(IntReader parent, int rows, int parents, boolean[] selected) {
     int[] found = new int[64];
     int[] of = new int[64];
     int n = 0;

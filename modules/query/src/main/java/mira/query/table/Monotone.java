@@ -19,7 +19,7 @@ final class Monotone {
   private Monotone() {}
 
   /** True if {@code c.getInt(0..rows)} never decreases. */
-  static boolean nonDecreasing(IntColumn c, int rows) {
+  static boolean nonDecreasing(IntReader c, int rows) {
     ValueVector v = c.vector();
     if (v == null) {
       return false;

@@ -46,8 +46,8 @@ import mira.query.doc.Scalar;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
 import mira.query.scan.Engine;
-import mira.query.scan.FanOut;
-import mira.query.scan.Readers;
+import mira.query.scan.ScanThreads;
+import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.SeriesScan;
@@ -77,7 +77,7 @@ class SidecarPruningTest {
   SidecarCache cache = new SidecarCache(SidecarCache.DEFAULT_MAX_BYTES, 0);
   final List<Path> blocks = new ArrayList<>();
 
-  final Readers readers = new Readers(allocator, 0, java.time.Duration.ZERO);
+  final OpenBlockCache readers = new OpenBlockCache(allocator, 0, java.time.Duration.ZERO);
 
   @AfterEach
   void close() {
@@ -90,7 +90,7 @@ class SidecarPruningTest {
   }
 
   Engine engine(Pruning pruning) {
-    return new Engine(data.toAbsolutePath(), allocator, pruning, new FanOut(0), OpenBlocks.NONE, readers);
+    return new Engine(data.toAbsolutePath(), allocator, pruning, new ScanThreads(0), OpenBlocks.NONE, readers);
   }
 
   static AnyValue s(String v) {
@@ -449,8 +449,8 @@ class SidecarPruningTest {
   @Test
   void aBlockDirectoryThatDoesNotExistIsAnsweredMaybeAndNotCached() {
     Path nowhere = data.resolve("logs/p=1/00000000000000000001-00000000000000000002-00000001-000000000001-00000000000000000000");
-    var ref = new mira.block.read.BlockRef(Signal.LOGS,
-        mira.block.BlockName.parse(nowhere.getFileName().toString()).orElseThrow(), nowhere);
+    var ref = new mira.block.catalog.BlockRef(Signal.LOGS,
+        mira.block.catalog.BlockName.parse(nowhere.getFileName().toString()).orElseThrow(), nowhere);
     assertThat(cache.attr(ref).known()).isFalse();
     assertThat(cache.attr(ref).mightContain("k", "v")).isTrue();
     assertThat(cache.bytes()).isLessThanOrEqualTo(256);
@@ -463,8 +463,8 @@ class SidecarPruningTest {
     BlockPruner refuseAll = probe -> block -> false;
     Pruning p = new Pruning(List.of(refuseAll));
     Probe probe = new Probe(Signal.LOGS, T0 - 1, NOW, null, null, List.of());
-    var listed = mira.block.read.Catalog.list(data, Signal.LOGS, T0 - 1, NOW);
-    Predicate<mira.block.read.BlockRef> firstIsOpen = b -> b.equals(listed.get(0));
+    var listed = mira.block.catalog.Catalog.list(data, Signal.LOGS, T0 - 1, NOW);
+    Predicate<mira.block.catalog.BlockRef> firstIsOpen = b -> b.equals(listed.get(0));
     Pruning.Selection s = p.select(listed, firstIsOpen, probe);
     assertThat(s.blocks()).containsExactly(listed.get(0));
     assertThat(s.pruned()).isEqualTo(BLOCKS - 1);

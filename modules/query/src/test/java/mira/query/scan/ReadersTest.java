@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.catalog.ColdMarker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,10 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import mira.block.BlockName;
-import mira.block.cold.Compactor;
+import mira.block.catalog.BlockName;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
 import mira.query.table.Tables;
@@ -54,7 +54,7 @@ class ReadersTest {
   @Test
   void aBlockReadByManyQueriesIsOpenedAndVerifiedOnce() throws Exception {
     BlockRef b = publish(1);
-    try (Readers readers = new Readers(allocator, 4, Duration.ofMinutes(1))) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 4, Duration.ofMinutes(1))) {
       TableView first;
       try (BlockReader r = readers.open(b)) {
         first = r.table(Tables.LOGS).orElseThrow();
@@ -75,7 +75,7 @@ class ReadersTest {
     BlockRef a = publish(1);
     BlockRef b = publish(2);
     BlockRef c = publish(3);
-    try (Readers readers = new Readers(allocator, 2, Duration.ofMinutes(1))) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 2, Duration.ofMinutes(1))) {
       BlockReader held = readers.open(a);
       assertThat(rows(held)).isEqualTo(3);
       try (BlockReader r = readers.open(b)) {
@@ -98,7 +98,7 @@ class ReadersTest {
   @Test
   void aReleasedLeaseCannotBeRead() throws Exception {
     BlockRef a = publish(1);
-    try (Readers readers = new Readers(allocator, 2, Duration.ofMinutes(1))) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 2, Duration.ofMinutes(1))) {
       BlockReader r = readers.open(a);
       r.close();
       r.close();
@@ -112,7 +112,7 @@ class ReadersTest {
     BlockRef gone = publish(2);
     BlockRef cold = publish(3);
     BlockRef busy = publish(4);
-    try (Readers readers = new Readers(allocator, 8, Duration.ofHours(1))) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 8, Duration.ofHours(1))) {
       for (BlockRef b : List.of(idle, gone, cold)) {
         try (BlockReader r = readers.open(b)) {
           rows(r);
@@ -124,7 +124,7 @@ class ReadersTest {
       assertThat(readers.openBlocks()).as("nothing idle for an hour yet").isEqualTo(4);
 
       delete(gone.dir());
-      Files.createFile(cold.dir().resolve(Compactor.MARKER));
+      Files.createFile(cold.dir().resolve(ColdMarker.FILE));
       readers.sweep();
       assertThat(readers.openBlocks()).isEqualTo(2);
       delete(busy.dir());
@@ -133,7 +133,7 @@ class ReadersTest {
       assertThat(rows(holding)).as("a query keeps reading the block it holds").isEqualTo(3);
       holding.close();
     }
-    try (Readers readers = new Readers(allocator, 8, Duration.ZERO)) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 8, Duration.ZERO)) {
       try (BlockReader r = readers.open(idle)) {
         rows(r);
       }
@@ -145,8 +145,8 @@ class ReadersTest {
   @Test
   void aColdBlockIsClosedAsSoonAsNoQueryHoldsIt() throws Exception {
     BlockRef cold = publish(1);
-    Files.createFile(cold.dir().resolve(Compactor.MARKER));
-    try (Readers readers = new Readers(allocator, 8, Duration.ofHours(1))) {
+    Files.createFile(cold.dir().resolve(ColdMarker.FILE));
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 8, Duration.ofHours(1))) {
       try (BlockReader r = readers.open(cold)) {
         assertThat(rows(r)).isEqualTo(3);
         assertThat(readers.openBlocks()).isEqualTo(1);
@@ -162,7 +162,7 @@ class ReadersTest {
       blocks.add(publish(i));
     }
     ExecutorService pool = Executors.newFixedThreadPool(4);
-    try (Readers readers = new Readers(allocator, 3, Duration.ofMinutes(1))) {
+    try (OpenBlockCache readers = new OpenBlockCache(allocator, 3, Duration.ofMinutes(1))) {
       List<Future<Integer>> done = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
         int seed = t;

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import mira.block.BlockName;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockName;
+import mira.block.catalog.BlockRef;
 import mira.proto.wire.Signal;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class WavesTest {
     Waves.run(blocks(40), b -> false, b -> {
       order.add(b.name().seq());
       threads.add(Thread.currentThread());
-    }, new FanOut(0));
+    }, new ScanThreads(0));
     assertThat(order).hasSize(40);
     assertThat(order).isSorted();
     assertThat(threads).containsExactly(Thread.currentThread());
@@ -41,7 +41,7 @@ class WavesTest {
 
   @Test
   void helpersAreTakenWithoutWaiting() throws Exception {
-    FanOut budget = new FanOut(2);
+    ScanThreads budget = new ScanThreads(2);
     assertThat(budget.tryTake(5)).isEqualTo(2); // another query holds the whole budget
     Set<Thread> threads = ConcurrentHashMap.newKeySet();
     AtomicInteger n = new AtomicInteger();
@@ -56,7 +56,7 @@ class WavesTest {
 
   @Test
   void freeHelpersScanInParallelAndAreGivenBack() throws Exception {
-    FanOut budget = new FanOut(3);
+    ScanThreads budget = new ScanThreads(3);
     Set<String> threads = ConcurrentHashMap.newKeySet();
     Set<Long> seen = ConcurrentHashMap.newKeySet();
     Waves.run(blocks(31), b -> false, b -> {
@@ -76,7 +76,7 @@ class WavesTest {
   @Test
   void theFirstWaveIsOneBlockSoTheNewestBlockCanAnswerAlone() throws Exception {
     AtomicInteger scanned = new AtomicInteger();
-    Waves.run(blocks(50), b -> scanned.get() >= 1, b -> scanned.incrementAndGet(), new FanOut(3));
+    Waves.run(blocks(50), b -> scanned.get() >= 1, b -> scanned.incrementAndGet(), new ScanThreads(3));
     assertThat(scanned).hasValue(1);
   }
 
@@ -91,7 +91,7 @@ class WavesTest {
         waveStarts.add(scanned.get());
       }
       return false;
-    }, b -> scanned.incrementAndGet(), new FanOut(0));
+    }, b -> scanned.incrementAndGet(), new ScanThreads(0));
     assertThat(scanned).hasValue(60);
     // Gate calls come before each wave and before each block; wave starts are 0, 1, 3, 7, 15, 31, 47.
     assertThat(waveStarts).contains(0, 1, 3, 7, 15, 31, 47);
@@ -99,7 +99,7 @@ class WavesTest {
 
   @Test
   void anIoFailureOfOneBlockFailsTheScanAfterItsWave() {
-    FanOut budget = new FanOut(2);
+    ScanThreads budget = new ScanThreads(2);
     assertThatThrownBy(() -> Waves.run(blocks(10), b -> false, b -> {
       if (b.name().seq() == 4) {
         throw new IOException("disk gone");

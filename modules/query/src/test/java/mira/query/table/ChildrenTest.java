@@ -37,7 +37,7 @@ class ChildrenTest {
         v.set(i, p[i]);
       }
       v.setValueCount(p.length);
-      Children c = Children.of(IntColumn.of(v), p.length, 12, all ? null : selected);
+      Children c = Children.of(IntReader.of(v), p.length, 12, all ? null : selected);
       for (int parent = 0; parent < 12; parent++) {
         List<Integer> want = new ArrayList<>();
         if (all || selected[parent]) {

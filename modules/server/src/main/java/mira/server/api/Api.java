@@ -4,7 +4,7 @@ import io.helidon.webserver.http.HttpRouting;
 import java.util.function.Consumer;
 import mira.query.LocalQueries;
 import mira.server.ingest.Ingest;
-import mira.server.launch.RetentionSweeper;
+import mira.server.retention.RetentionSweeper;
 
 /** Every route of the HTTP API, for {@code MiraServer.start}. */
 public final class Api {

@@ -12,7 +12,7 @@ import java.io.IOException;
 import mira.proto.wire.Signal;
 import mira.server.ingest.Ingest;
 import mira.server.ingest.Stats;
-import mira.server.launch.RetentionSweeper;
+import mira.server.retention.RetentionSweeper;
 
 /** {@code GET /api/v1/stats}: what the node has accepted, refused and stored, per signal. */
 public final class StatsRoute {

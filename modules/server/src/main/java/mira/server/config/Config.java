@@ -1,9 +1,9 @@
 package mira.server.config;
 
+import mira.block.catalog.ColdFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import mira.block.cold.Compactor;
 
 /**
  * A validated configuration. Built only by {@link ConfigLoader}; every field has been checked.
@@ -27,7 +27,7 @@ public record Config(
     HostPort grpcListen,
     HostPort httpListen,
     Duration retentionTtl,
-    Compactor.Format coldFormat,
+    ColdFormat coldFormat,
     int ingestShards,
     int ingestQueue,
     boolean ingestWal,

@@ -1,5 +1,6 @@
 package mira.server.config;
 
+import mira.block.catalog.ColdFormat;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import mira.block.cold.Compactor;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
@@ -168,9 +168,9 @@ public final class ConfigLoader {
           + "\" is shorter than the minimum of 1m");
     }
 
-    Compactor.Format coldFormat = switch (raw.get(Key.RETENTION_COLD_FORMAT)) {
-      case "mira" -> Compactor.Format.MIRA;
-      case "arrow" -> Compactor.Format.ARROW;
+    ColdFormat coldFormat = switch (raw.get(Key.RETENTION_COLD_FORMAT)) {
+      case "mira" -> ColdFormat.MIRA;
+      case "arrow" -> ColdFormat.ARROW;
       default -> throw new ConfigException(where(Key.RETENTION_COLD_FORMAT, origin) + ": \""
           + raw.get(Key.RETENTION_COLD_FORMAT) + "\" is neither \"mira\" nor \"arrow\"");
     };

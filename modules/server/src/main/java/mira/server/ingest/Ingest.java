@@ -120,7 +120,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       watermarks[s.ordinal()] = p.walWatermark();
     }
     if (o.wal()) {
-      Path walDir = dataDir.resolve("wal").resolve(mira.block.BlockName.nodeHex(mira.block.BlockName.nodeId(o.node())));
+      Path walDir = dataDir.resolve("wal").resolve(mira.block.catalog.BlockName.nodeHex(mira.block.catalog.BlockName.nodeId(o.node())));
       in.replays = new ArrayList<>();
       Wal.Opened opened = Wal.open(walDir, publishers.length, o.maxRequestBytes(), watermarks, in::keepReplayed);
       in.wal = opened.wal();

@@ -1,5 +1,6 @@
 package mira.server.launch;
 
+import mira.server.retention.RetentionSweeper;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;

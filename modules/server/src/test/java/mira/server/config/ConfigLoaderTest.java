@@ -1,5 +1,6 @@
 package mira.server.config;
 
+import mira.block.catalog.ColdFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +39,7 @@ class ConfigLoaderTest {
     assertThat(c.grpcListen()).isEqualTo(new HostPort("127.0.0.1", 4317));
     assertThat(c.httpListen()).isEqualTo(new HostPort("127.0.0.1", 4318));
     assertThat(c.retentionTtl()).isEqualTo(Duration.ofHours(168));
-    assertThat(c.coldFormat()).isEqualTo(mira.block.cold.Compactor.Format.MIRA);
+    assertThat(c.coldFormat()).isEqualTo(mira.block.catalog.ColdFormat.MIRA);
     assertThat(c.ingestShards()).isEqualTo(4);
     assertThat(c.ingestQueue()).isEqualTo(1024);
     assertThat(c.ingestWal()).isTrue();
@@ -65,7 +66,7 @@ class ConfigLoaderTest {
     assertThat(c.grpcListen()).isEqualTo(new HostPort("0.0.0.0", 14317));
     assertThat(c.httpListen()).isEqualTo(new HostPort("::1", 14318));
     assertThat(c.retentionTtl()).isEqualTo(Duration.ofDays(30));
-    assertThat(c.coldFormat()).isEqualTo(mira.block.cold.Compactor.Format.ARROW);
+    assertThat(c.coldFormat()).isEqualTo(mira.block.catalog.ColdFormat.ARROW);
     assertThat(c.ingestShards()).isEqualTo(3);
     assertThat(c.ingestQueue()).isEqualTo(64);
     assertThat(c.ingestWal()).isFalse();

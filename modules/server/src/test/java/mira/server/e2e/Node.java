@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
 import mira.server.api.Api;

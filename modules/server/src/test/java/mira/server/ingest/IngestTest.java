@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
 import mira.server.ingest.IngestSink.Accepted;
 import mira.server.ingest.IngestSink.Invalid;

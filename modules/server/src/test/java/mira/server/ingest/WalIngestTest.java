@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
 import mira.server.ingest.IngestSink.Accepted;
 import mira.server.ingest.IngestSink.Outcome;

@@ -1,7 +1,6 @@
-package mira.block.read;
+package mira.block.catalog;
 
 import java.nio.file.Path;
-import mira.block.BlockName;
 import mira.proto.wire.Signal;
 
 /** A published block as the catalogue knows it: its signal, its parsed name and its directory. */

@@ -4,19 +4,19 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 
 /** A Boolean (bit-packed) column. Absent reads as all null. */
-public final class BoolColumn {
+public final class BoolReader {
   private final ArrowBuf data;
   private final Nulls nulls;
   private final boolean present;
 
-  private BoolColumn(FieldVector v) {
+  private BoolReader(FieldVector v) {
     this.present = v != null;
     this.data = v == null ? null : v.getDataBuffer();
     this.nulls = new Nulls(v);
   }
 
-  public static BoolColumn of(FieldVector v) {
-    return new BoolColumn(v);
+  public static BoolReader of(FieldVector v) {
+    return new BoolReader(v);
   }
 
   public boolean isNull(int i) {

@@ -9,7 +9,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * signed or unsigned (unsigned values are widened without sign). An absent column reads as all
  * null.
  */
-public final class IntColumn {
+public final class IntReader {
   private final ArrowBuf data;
   private final int width;
   private final boolean signed;
@@ -17,7 +17,7 @@ public final class IntColumn {
   private final boolean present;
   private final FieldVector vector;
 
-  private IntColumn(FieldVector v) {
+  private IntReader(FieldVector v) {
     this.present = v != null;
     this.vector = v;
     this.data = v == null ? null : v.getDataBuffer();
@@ -32,8 +32,8 @@ public final class IntColumn {
     this.nulls = new Nulls(v);
   }
 
-  public static IntColumn of(FieldVector v) {
-    return new IntColumn(v);
+  public static IntReader of(FieldVector v) {
+    return new IntReader(v);
   }
 
   public boolean present() {

@@ -1,5 +1,6 @@
-package mira.server.launch;
+package mira.server.retention;
 
+import mira.block.catalog.ColdFormat;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -9,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.List;
-import mira.block.BlockName;
+import mira.block.catalog.BlockName;
 import mira.block.cold.Compactor;
 import mira.block.retention.Retention;
 import org.apache.arrow.memory.BufferAllocator;
@@ -29,7 +30,7 @@ public final class RetentionSweeper implements AutoCloseable {
 
   private final Path dataDir;
   private final Duration ttl;
-  private final Compactor.Format format;
+  private final ColdFormat format;
   private final String nodeHex;
   private final BufferAllocator allocator = new RootAllocator();
   private final AtomicLong blocksCompacted = new AtomicLong();
@@ -47,12 +48,12 @@ public final class RetentionSweeper implements AutoCloseable {
    * @param node this node's name: staged cold-tier files carry its id
    * @param format how blocks are written into the cold tier
    */
-  public RetentionSweeper(Path dataDir, Duration ttl, String node, Compactor.Format format) {
+  public RetentionSweeper(Path dataDir, Duration ttl, String node, ColdFormat format) {
     this(dataDir, ttl, node, format, INTERVAL, System::currentTimeMillis);
   }
 
   /** With another interval and wall clock (milliseconds): for tests. */
-  RetentionSweeper(Path dataDir, Duration ttl, String node, Compactor.Format format, Duration interval, LongSupplier clock) {
+  RetentionSweeper(Path dataDir, Duration ttl, String node, ColdFormat format, Duration interval, LongSupplier clock) {
     this.dataDir = dataDir;
     this.ttl = ttl;
     this.format = format;

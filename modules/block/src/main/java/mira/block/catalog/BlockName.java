@@ -1,4 +1,4 @@
-package mira.block;
+package mira.block.catalog;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package mira.block.cold;
+package mira.block.codec;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;

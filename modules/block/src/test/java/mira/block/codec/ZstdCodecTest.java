@@ -1,5 +1,7 @@
-package mira.block.cold;
+package mira.block.codec;
 
+import mira.block.codec.ZstdCodec;
+import mira.block.codec.Shape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.catalog.ColdMarker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,12 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import mira.block.cold.Compactor;
 import mira.block.index.AttrIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.block.read.BlockReader;
-import mira.block.read.BlockRef;
+import mira.block.catalog.BlockRef;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.MappedBlockReader;
 import mira.block.read.TableView;
@@ -48,7 +48,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * <p>Thread-safe. A reader handed out is one query's lease: close it when done (it does not close
  * the block). Its tables may be read from the query's helper threads.
  */
-public final class Readers implements AutoCloseable {
+public final class OpenBlockCache implements AutoCloseable {
   /** Blocks held open at most, by default: two or three waves of the widest search. */
   public static final int DEFAULT_MAX_OPEN = 64;
   /** How long a block stays open without a query, by default. */
@@ -67,7 +67,7 @@ public final class Readers implements AutoCloseable {
    * @param maxOpen blocks held open at most (0: close every block when its query releases it)
    * @param idle how long a block no query uses stays open, as {@link #sweep} judges it
    */
-  public Readers(BufferAllocator allocator, int maxOpen, Duration idle) {
+  public OpenBlockCache(BufferAllocator allocator, int maxOpen, Duration idle) {
     if (maxOpen < 0 || idle.isNegative()) {
       throw new IllegalArgumentException("maxOpen " + maxOpen + ", idle " + idle);
     }
@@ -81,7 +81,7 @@ public final class Readers implements AutoCloseable {
     final BlockRef ref;
     final MappedBlockReader reader;
     final boolean coldWhenOpened;
-    /** Guarded by the Readers. */
+    /** Guarded by the OpenBlockCache. */
     int leases;
     long lastUsed;
     boolean evicted;
@@ -108,7 +108,7 @@ public final class Readers implements AutoCloseable {
       return new Lease(s);
     }
     // A miss: the marker's stat runs outside the lock, so a slow disk stalls only this query.
-    boolean cold = Compactor.isCold(block.dir());
+    boolean cold = ColdMarker.isCold(block.dir());
     List<Shared> toClose = new ArrayList<>(1);
     synchronized (this) {
       s = held(block);
@@ -186,7 +186,7 @@ public final class Readers implements AutoCloseable {
     for (Shared s : candidates) {
       // The stats run outside the lock: a slow disk must not stall every query's open.
       Path dir = s.ref.dir();
-      if (!Files.isDirectory(dir) || (!s.coldWhenOpened && Compactor.isCold(dir))) {
+      if (!Files.isDirectory(dir) || (!s.coldWhenOpened && ColdMarker.isCold(dir))) {
         stale.add(s);
       }
     }

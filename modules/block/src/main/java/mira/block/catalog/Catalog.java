@@ -1,5 +1,6 @@
-package mira.block.read;
+package mira.block.catalog;
 
+import mira.block.catalog.BlockRef;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import mira.block.BlockName;
 import mira.proto.wire.Signal;
 
 /**

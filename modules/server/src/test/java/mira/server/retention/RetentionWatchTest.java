@@ -1,5 +1,6 @@
-package mira.server.launch;
+package mira.server.retention;
 
+import mira.block.catalog.ColdFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class RetentionWatchTest {
       }
       return System.currentTimeMillis();
     };
-    try (RetentionSweeper s = new RetentionSweeper(data, Duration.ofHours(1), "watch", mira.block.cold.Compactor.Format.MIRA, Duration.ofMillis(50), clock)) {
+    try (RetentionSweeper s = new RetentionSweeper(data, Duration.ofHours(1), "watch", mira.block.catalog.ColdFormat.MIRA, Duration.ofMillis(50), clock)) {
       stuck.await();
       long deadline = System.nanoTime() + 10_000_000_000L;
       while (warnings.isEmpty() && System.nanoTime() < deadline) {

@@ -3,8 +3,8 @@ package mira.server.launch;
 import sun.misc.Signal;
 
 /** SIGTERM / SIGINT handling, so an orchestrator's stop is an orderly stop with exit status 0. */
-public final class Signals {
-  private Signals() {}
+public final class Termination {
+  private Termination() {}
 
   /** Runs {@code action} on the first SIGTERM or SIGINT (on the JVM's signal thread). */
   public static void onTerminate(Runnable action) {

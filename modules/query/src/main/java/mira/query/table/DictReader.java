@@ -3,20 +3,20 @@ package mira.query.table;
 import mira.block.read.TableView;
 
 /** A Dictionary(UInt16, Utf8) column: per-row indices and the dictionary's values. */
-public final class DictColumn {
-  private final IntColumn indices;
-  private final VarColumn values;
+public final class DictReader {
+  private final IntReader indices;
+  private final VarReader values;
   private final int size;
 
-  private DictColumn(TableView t, String name) {
-    this.indices = IntColumn.of(t == null ? null : t.column(name));
+  private DictReader(TableView t, String name) {
+    this.indices = IntReader.of(t == null ? null : t.column(name));
     var d = t == null ? null : t.dictionary(name);
-    this.values = VarColumn.of(d);
+    this.values = VarReader.of(d);
     this.size = d == null ? 0 : d.getValueCount();
   }
 
-  public static DictColumn of(TableView t, String name) {
-    return new DictColumn(t, name);
+  public static DictReader of(TableView t, String name) {
+    return new DictReader(t, name);
   }
 
   public boolean isNull(int i) {
@@ -34,7 +34,7 @@ public final class DictColumn {
   }
 
   /** The dictionary's values. */
-  public VarColumn values() {
+  public VarReader values() {
     return values;
   }
 

@@ -5,21 +5,21 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.ValueVector;
 
 /** A Utf8 or Binary column (int32 offsets) read from its Arrow buffers. Absent reads as all null. */
-public final class VarColumn {
+public final class VarReader {
   private final ArrowBuf offsets;
   private final ArrowBuf data;
   private final Nulls nulls;
   private final boolean present;
 
-  private VarColumn(ValueVector v) {
+  private VarReader(ValueVector v) {
     this.present = v != null;
     this.offsets = v == null ? null : v.getOffsetBuffer();
     this.data = v == null ? null : v.getDataBuffer();
     this.nulls = new Nulls(v);
   }
 
-  public static VarColumn of(ValueVector v) {
-    return new VarColumn(v);
+  public static VarReader of(ValueVector v) {
+    return new VarReader(v);
   }
 
   public boolean present() {

@@ -4,7 +4,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 
 /** A FixedSizeBinary column of trace or span ids. Absent reads as all null. */
-public final class IdColumn {
+public final class IdReader {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   private final ArrowBuf data;
@@ -12,15 +12,15 @@ public final class IdColumn {
   private final Nulls nulls;
   private final boolean present;
 
-  private IdColumn(FieldVector v, int width) {
+  private IdReader(FieldVector v, int width) {
     this.present = v != null;
     this.data = v == null ? null : v.getDataBuffer();
     this.width = width;
     this.nulls = new Nulls(v);
   }
 
-  public static IdColumn of(FieldVector v, int width) {
-    return new IdColumn(v, width);
+  public static IdReader of(FieldVector v, int width) {
+    return new IdReader(v, width);
   }
 
   public boolean isNull(int i) {

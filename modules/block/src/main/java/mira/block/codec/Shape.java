@@ -1,4 +1,4 @@
-package mira.block.cold;
+package mira.block.codec;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -16,7 +16,7 @@ import mira.proto.wire.WireException;
  * scopes: {@code id} UInt16, {@code name}, {@code version}, {@code dropped_attributes_count},
  * {@code schema_url}.
  */
-public final class Envelope {
+public final class ResourceScopeWriter {
   private final Batch batch;
   private final AttrWriter resourceAttrs;
   private final AttrWriter scopeAttrs;
@@ -25,7 +25,7 @@ public final class Envelope {
   private final AnyValueReader value = new AnyValueReader();
   private final EntityKey entity = new EntityKey();
 
-  public Envelope(Batch batch) {
+  public ResourceScopeWriter(Batch batch) {
     this.batch = batch;
     this.resourceAttrs = new AttrWriter(batch.table(Batch.RESOURCE_ATTRS));
     this.scopeAttrs = new AttrWriter(batch.table(Batch.SCOPE_ATTRS));

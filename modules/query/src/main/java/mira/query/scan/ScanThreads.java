@@ -14,15 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * needs configuring. Helpers are platform threads (a block scan is CPU work that must not occupy
  * the virtual-thread carriers the listeners run on); idle ones exit after 30 s.
  */
-public final class FanOut {
-  private static final FanOut SHARED = new FanOut(Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
+public final class ScanThreads {
+  private static final ScanThreads SHARED = new ScanThreads(Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
 
   private final int size;
   private final Semaphore permits;
   private final ThreadPoolExecutor pool;
 
   /** A budget of {@code helpers} threads (0: always serial). */
-  public FanOut(int helpers) {
+  public ScanThreads(int helpers) {
     this.size = helpers;
     this.permits = new Semaphore(helpers);
     AtomicInteger n = new AtomicInteger();
@@ -34,7 +34,7 @@ public final class FanOut {
   }
 
   /** The budget shared by the process: one helper fewer than there are cores. */
-  public static FanOut shared() {
+  public static ScanThreads shared() {
     return SHARED;
   }
 

@@ -1,4 +1,4 @@
-package mira.server;
+package mira.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -13,7 +13,7 @@ import mira.server.config.Key;
 import mira.server.launch.LogSetup;
 import mira.server.launch.Running;
 import mira.server.launch.Training;
-import mira.server.launch.Signals;
+import mira.server.launch.Termination;
 import mira.server.launch.StartupException;
 import mira.server.launch.Version;
 
@@ -116,7 +116,7 @@ public final class Main {
     // listeners start so a stop that arrives during start-up is not lost; anything else that ends
     // the JVM (System.exit elsewhere) still closes the listeners through the hook below.
     CountDownLatch stop = new CountDownLatch(1);
-    Signals.onTerminate(stop::countDown);
+    Termination.onTerminate(stop::countDown);
     long t0 = System.nanoTime();
     Running node;
     try {
