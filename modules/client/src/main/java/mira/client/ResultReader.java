@@ -1,0 +1,290 @@
+package mira.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mira.query.doc.Cursor;
+import mira.query.result.Attribute;
+import mira.query.result.LogRow;
+import mira.query.result.Refused;
+import mira.query.result.Resource;
+import mira.query.result.Row;
+import mira.query.result.Scope;
+import mira.query.result.SearchResult;
+import mira.query.result.SpanRow;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
+import mira.query.result.Value;
+
+/**
+ * Reads Mira's response documents (docs/api.md) back into the records of {@code mira.query.result}.
+ *
+ * <p>What JSON cannot carry comes back as follows: an int64 or bytes value is a {@link Value.Str}
+ * holding its decimal or base64 text (the answer writes both as strings), and so is a NaN or an
+ * infinite double ({@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}); a log body that was
+ * an empty value is written as null and reads back as no body; a row's place in the
+ * order of results is not part of a rendered row, so rows carry their time (a log's
+ * time_unix_nano, a span's start time) and node, seq and row {@code -1}, except the last row of a
+ * page that has {@code next}, whose position the cursor gives.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ResultReader {
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private ResultReader() {}
+
+  /** The answer of {@code POST /api/v1/query}. */
+  public static SearchResult search(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<Object> rawRows = list(doc.get("rows"), "rows");
+    String next = (String) doc.get("next");
+    Cursor cursor = null;
+    if (next != null) {
+      try {
+        cursor = Cursor.parse(next);
+      } catch (mira.query.result.QueryException e) {
+        throw new IOException("the answer's next is not a cursor: " + e.getMessage());
+      }
+    }
+    List<Row> rows = new ArrayList<>(rawRows.size());
+    for (int i = 0; i < rawRows.size(); i++) {
+      Map<String, Object> r = object(rawRows.get(i), "rows[" + i + "]");
+      boolean last = i == rawRows.size() - 1 && cursor != null;
+      rows.add(r.containsKey("start_time_unix_nano") ? span(r, last ? cursor : null) : log(r, last ? cursor : null));
+    }
+    return new SearchResult(rows, next, stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code GET /api/v1/traces/{trace_id}}. */
+  public static TraceResult trace(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<Object> rawRows = list(doc.get("rows"), "rows");
+    List<SpanRow> spans = new ArrayList<>(rawRows.size());
+    for (int i = 0; i < rawRows.size(); i++) {
+      spans.add(span(object(rawRows.get(i), "rows[" + i + "]"), null));
+    }
+    return new TraceResult(str(doc, "trace_id"), spans, stats(doc), refused(doc));
+  }
+
+  /** The message of an error answer ({@code {"error": "..."}}), or null if the body has none. */
+  public static String error(byte[] body) {
+    try {
+      return parse(body) instanceof Members m && m.asMap().get("error") instanceof String s ? s : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static LogRow log(Map<String, Object> r, Cursor at) throws IOException {
+    long time = num(r, "time_unix_nano");
+    Object body = r.get("body");
+    return new LogRow(time, at == null ? -1 : at.node(), at == null ? -1 : at.seq(), at == null ? -1 : at.row(),
+        num(r, "observed_time_unix_nano"), (int) num(r, "severity_number"), str(r, "severity_text"),
+        str(r, "event_name"), body == null ? null : value(body), str(r, "trace_id"), str(r, "span_id"),
+        num(r, "flags"), attributes(r), num(r, "dropped_attributes_count"), resource(r), scope(r));
+  }
+
+  private static SpanRow span(Map<String, Object> r, Cursor at) throws IOException {
+    long start = num(r, "start_time_unix_nano");
+    Map<String, Object> status = object(r.get("status"), "status");
+    List<SpanRow.Event> events = new ArrayList<>();
+    for (Object o : list(r.get("events"), "events")) {
+      Map<String, Object> e = object(o, "an event");
+      events.add(new SpanRow.Event(num(e, "time_unix_nano"), str(e, "name"), attributes(e),
+          num(e, "dropped_attributes_count")));
+    }
+    List<SpanRow.Link> links = new ArrayList<>();
+    for (Object o : list(r.get("links"), "links")) {
+      Map<String, Object> l = object(o, "a link");
+      links.add(new SpanRow.Link(str(l, "trace_id"), str(l, "span_id"), str(l, "trace_state"), num(l, "flags"),
+          attributes(l), num(l, "dropped_attributes_count")));
+    }
+    return new SpanRow(at == null ? start : at.time(), at == null ? -1 : at.node(), at == null ? -1 : at.seq(),
+        at == null ? -1 : at.row(), str(r, "trace_id"), str(r, "span_id"), str(r, "parent_span_id"),
+        str(r, "trace_state"), num(r, "flags"), str(r, "name"), (int) num(r, "kind"), start,
+        num(r, "end_time_unix_nano"), num(r, "duration_nano"), (int) num(status, "code"), str(status, "message"),
+        attributes(r), num(r, "dropped_attributes_count"), events, num(r, "dropped_events_count"), links,
+        num(r, "dropped_links_count"), resource(r), scope(r));
+  }
+
+  private static Resource resource(Map<String, Object> row) throws IOException {
+    Map<String, Object> r = object(row.get("resource"), "resource");
+    return new Resource(attributes(r), num(r, "dropped_attributes_count"), (String) r.get("schema_url"));
+  }
+
+  private static Scope scope(Map<String, Object> row) throws IOException {
+    Map<String, Object> s = object(row.get("scope"), "scope");
+    return new Scope(str(s, "name"), str(s, "version"), attributes(s), num(s, "dropped_attributes_count"),
+        (String) s.get("schema_url"));
+  }
+
+  private static List<Attribute> attributes(Map<String, Object> holder) throws IOException {
+    return entries(holder.get("attributes"), "attributes");
+  }
+
+  /** A JSON object's members in order; repeated keys are kept (see {@link #parse}). */
+  private static List<Attribute> entries(Object o, String what) throws IOException {
+    if (!(o instanceof Members m)) {
+      throw new IOException(what + " is not an object");
+    }
+    List<Attribute> out = new ArrayList<>(m.keys.size());
+    for (int i = 0; i < m.keys.size(); i++) {
+      out.add(new Attribute(m.keys.get(i), value(m.values.get(i))));
+    }
+    return out;
+  }
+
+  private static Value value(Object o) throws IOException {
+    return switch (o) {
+      case null -> Value.Empty.INSTANCE;
+      case String s -> new Value.Str(s);
+      case Boolean b -> new Value.Bool(b);
+      case Double d -> new Value.F64(d);
+      case Long l -> new Value.F64(l);
+      case Members m -> new Value.KvList(entries(m, "a value"));
+      case List<?> l -> {
+        List<Value> items = new ArrayList<>(l.size());
+        for (Object x : l) {
+          items.add(value(x));
+        }
+        yield new Value.Array(items);
+      }
+      default -> throw new IOException("unexpected value " + o);
+    };
+  }
+
+  private static Stats stats(Map<String, Object> doc) throws IOException {
+    Map<String, Object> s = object(doc.get("stats"), "stats");
+    return new Stats((int) num(s, "blocks_total"), (int) num(s, "blocks_pruned"), (int) num(s, "blocks_scanned"),
+        num(s, "rows_scanned"), num(s, "rows_matched"), num(s, "took_ms"));
+  }
+
+  private static List<Refused> refused(Map<String, Object> doc) throws IOException {
+    List<Refused> out = new ArrayList<>();
+    if (doc.get("refused") != null) {
+      for (Object o : list(doc.get("refused"), "refused")) {
+        Map<String, Object> r = object(o, "a refused block");
+        out.add(new Refused(str(r, "block"), str(r, "reason")));
+      }
+    }
+    return out;
+  }
+
+  private static String str(Map<String, Object> m, String key) throws IOException {
+    if (!(m.get(key) instanceof String s)) {
+      throw new IOException("\"" + key + "\" is missing or not a string");
+    }
+    return s;
+  }
+
+  /** A 64-bit integer written as a decimal string, or a number (block counts, enums). */
+  private static long num(Map<String, Object> m, String key) throws IOException {
+    Object o = m.get(key);
+    if (o instanceof Long l) {
+      return l;
+    }
+    if (o instanceof String s) {
+      try {
+        return Long.parseLong(s);
+      } catch (NumberFormatException e) {
+        throw new IOException("\"" + key + "\" is not an integer: " + s);
+      }
+    }
+    throw new IOException("\"" + key + "\" is missing or not an integer");
+  }
+
+  private static Map<String, Object> object(Object o, String what) throws IOException {
+    if (!(o instanceof Members m)) {
+      throw new IOException(what + " is not an object");
+    }
+    return m.asMap();
+  }
+
+  private static List<Object> list(Object o, String what) throws IOException {
+    if (!(o instanceof List<?> l)) {
+      throw new IOException("\"" + what + "\" is missing or not an array");
+    }
+    @SuppressWarnings("unchecked")
+    List<Object> out = (List<Object>) l;
+    return out;
+  }
+
+  /** An object's members in order, repeated keys kept (attribute lists may repeat a key). */
+  private static final class Members {
+    final List<String> keys = new ArrayList<>();
+    final List<Object> values = new ArrayList<>();
+
+    Map<String, Object> asMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      for (int i = 0; i < keys.size(); i++) {
+        m.putIfAbsent(keys.get(i), values.get(i));
+      }
+      return m;
+    }
+  }
+
+  /**
+   * Parses a document into Members, List, String, Boolean, Long (integral numbers), Double (other
+   * numbers; "NaN" and the infinities arrive as strings) and null.
+   */
+  private static Object parse(byte[] body) throws IOException {
+    try (JsonParser p = JSON.createParser(body)) {
+      p.nextToken();
+      Object o = read(p, 0);
+      if (p.nextToken() != null) {
+        throw new IOException("trailing content after the answer");
+      }
+      return o;
+    }
+  }
+
+  private static Object read(JsonParser p, int depth) throws IOException {
+    if (depth > 64) {
+      throw new IOException("the answer is nested deeper than 64 levels");
+    }
+    JsonToken t = p.currentToken();
+    if (t == null) {
+      throw new IOException("the answer is empty");
+    }
+    return switch (t) {
+      case START_OBJECT -> {
+        Members m = new Members();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          m.keys.add(p.currentName());
+          p.nextToken();
+          m.values.add(read(p, depth + 1));
+        }
+        yield m;
+      }
+      case START_ARRAY -> {
+        List<Object> l = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          l.add(read(p, depth + 1));
+        }
+        yield l;
+      }
+      case VALUE_STRING -> p.getText();
+      case VALUE_NUMBER_INT -> attributeNumber(p);
+      case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw new IOException("unexpected " + t + " in the answer");
+    };
+  }
+
+  /**
+   * An integral JSON number: a Long for the counts and enums Mira writes as numbers. A double
+   * attribute value that happens to be whole is written by the renderer as {@code 2.0}, so an
+   * integral number is never a double value.
+   */
+  private static Object attributeNumber(JsonParser p) throws IOException {
+    return p.getLongValue();
+  }
+}

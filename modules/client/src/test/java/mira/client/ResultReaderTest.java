@@ -1,0 +1,175 @@
+package mira.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import mira.query.doc.Cursor;
+import mira.query.render.ResponseJson;
+import mira.query.result.Attribute;
+import mira.query.result.LogRow;
+import mira.query.result.Refused;
+import mira.query.result.Resource;
+import mira.query.result.Row;
+import mira.query.result.Scope;
+import mira.query.result.SearchResult;
+import mira.query.result.SpanRow;
+import mira.query.result.Stats;
+import mira.query.result.TraceResult;
+import mira.query.result.Value;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one renderer and the one reader agree: what {@link ResponseJson} writes, {@link ResultReader}
+ * reads back into equal records (render → parse → equal), for every value type JSON can carry.
+ */
+class ResultReaderTest {
+  @Property(tries = 300)
+  void aSearchPageReadsBackEqual(@ForAll("pages") SearchResult page) throws IOException {
+    assertThat(ResultReader.search(ResponseJson.search(page))).isEqualTo(page);
+  }
+
+  @Property(tries = 200)
+  void aTraceReadsBackEqual(@ForAll("traces") TraceResult trace) throws IOException {
+    assertThat(ResultReader.trace(ResponseJson.trace(trace))).isEqualTo(trace);
+  }
+
+  @Test
+  void typesJsonCannotCarryComeBackAsTheirText() throws IOException {
+    LogRow sent = log(0, List.of(new Attribute("i", new Value.Int(Long.MIN_VALUE)),
+        new Attribute("b", new Value.Bytes(new byte[] {0, 1, (byte) 0xFF})),
+        new Attribute("nan", new Value.F64(Double.NaN)),
+        new Attribute("whole", new Value.F64(2.0))), new Value.Int(42));
+    LogRow got = (LogRow) ResultReader.search(ResponseJson.search(page(List.of(sent), false))).rows().get(0);
+    assertThat(got.attributes()).containsExactly(new Attribute("i", new Value.Str("-9223372036854775808")),
+        new Attribute("b", new Value.Str("AAH/")), new Attribute("nan", new Value.Str("NaN")),
+        new Attribute("whole", new Value.F64(2.0)));
+    assertThat(got.body()).isEqualTo(new Value.Str("42"));
+  }
+
+  @Test
+  void anAnswerOfTheWrongShapeNamesWhatIsWrong() {
+    assertThatThrownBy(() -> ResultReader.search("{\"stats\": {}}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessageContaining("rows");
+    assertThatThrownBy(() -> ResultReader.search("{\"rows\": [{\"time_unix_nano\": \"x\"}]}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessageContaining("time_unix_nano");
+    assertThatThrownBy(() -> ResultReader.search("{\"rows\": []} {}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessageContaining("trailing");
+    assertThat(ResultReader.error("{\"error\": \"field \\\"x\\\" is unknown\"}".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo("field \"x\" is unknown");
+  }
+
+  // --- generators: only what a JSON answer can carry (see ResultReader's class comment) ---
+
+  static final Resource RES = new Resource(List.of(new Attribute("service.name", new Value.Str("checkout"))), 0, null);
+  static final Scope SCOPE = new Scope("lib", "1.0", List.of(), 0, "https://schema");
+
+  static LogRow log(long time, List<Attribute> attrs, Value body) {
+    return new LogRow(time, -1, -1, -1, time + 1, 9, "INFO", "", body, "", "", 0, attrs, 0, RES, SCOPE);
+  }
+
+  static SearchResult page(List<? extends Row> rows, boolean next) {
+    List<Row> out = new ArrayList<>(rows);
+    String cursor = null;
+    if (next && !out.isEmpty()) {
+      Row last = out.get(out.size() - 1);
+      Cursor c = new Cursor(last.time(), 7, 12345, 42);
+      cursor = c.encode();
+      out.set(out.size() - 1, switch (last) {
+        case LogRow l -> new LogRow(l.time(), c.node(), c.seq(), c.row(), l.observedTimeUnixNano(), l.severityNumber(),
+            l.severityText(), l.eventName(), l.body(), l.traceId(), l.spanId(), l.flags(), l.attributes(),
+            l.droppedAttributesCount(), l.resource(), l.scope());
+        case SpanRow s -> new SpanRow(s.time(), c.node(), c.seq(), c.row(), s.traceId(), s.spanId(),
+            s.parentSpanId(), s.traceState(), s.flags(), s.name(), s.kind(), s.startTimeUnixNano(),
+            s.endTimeUnixNano(), s.durationNano(), s.statusCode(), s.statusMessage(), s.attributes(),
+            s.droppedAttributesCount(), s.events(), s.droppedEventsCount(), s.links(), s.droppedLinksCount(),
+            s.resource(), s.scope());
+      });
+    }
+    return new SearchResult(out, cursor, new Stats(3, 1, 2, 100, out.size(), 4),
+        List.of(new Refused("logs/p=1/a", "bad crc")));
+  }
+
+  static Arbitrary<String> text() {
+    return Arbitraries.strings().all().ofMaxLength(12).filter(s -> s.codePoints().allMatch(Character::isDefined)
+        && s.chars().noneMatch(c -> Character.isSurrogate((char) c)));
+  }
+
+  static Arbitrary<Value> values(int depth) {
+    List<Arbitrary<? extends Value>> leaves = List.of(
+        text().map(Value.Str::new),
+        Arbitraries.of(true, false).map(Value.Bool::new),
+        Arbitraries.doubles().between(-1e12, 1e12).map(Value.F64::new),
+        Arbitraries.just(Value.Empty.INSTANCE));
+    if (depth == 0) {
+      return Arbitraries.oneOf(leaves);
+    }
+    List<Arbitrary<? extends Value>> all = new ArrayList<>(leaves);
+    all.add(values(depth - 1).list().ofMaxSize(3).map(Value.Array::new));
+    all.add(attributes(depth - 1).map(Value.KvList::new));
+    return Arbitraries.oneOf(all);
+  }
+
+  static Arbitrary<List<Attribute>> attributes(int depth) {
+    return Combinators.combine(Arbitraries.of("a", "b", "k8s.pod.name", "é", ""), values(depth))
+        .as(Attribute::new).list().ofMaxSize(4);
+  }
+
+  static Arbitrary<String> hex(int bytes) {
+    return Arbitraries.oneOf(Arbitraries.just(""),
+        Arbitraries.strings().withChars("0123456789abcdef").ofLength(bytes * 2));
+  }
+
+  static Arbitrary<Resource> resources() {
+    return Combinators.combine(attributes(2), Arbitraries.longs().between(0, 4_294_967_295L),
+        Arbitraries.of("https://opentelemetry.io/schemas/1.21.0", null)).as(Resource::new);
+  }
+
+  static Arbitrary<Scope> scopes() {
+    return Combinators.combine(text(), text(), attributes(1), Arbitraries.longs().between(0, 5),
+        Arbitraries.of("s", null)).as(Scope::new);
+  }
+
+  static Arbitrary<LogRow> logs() {
+    Arbitrary<Long> times = Arbitraries.longs().between(0, Long.MAX_VALUE);
+    Arbitrary<List<String>> ids = Combinators.combine(hex(16), hex(8)).as(List::of);
+    return Combinators.combine(times, Arbitraries.integers().between(0, 24), text(), values(2).filter(v -> !(v instanceof Value.Empty)).injectNull(0.2),
+        ids, attributes(2), resources(), scopes())
+        .as((t, sev, st, body, id, attrs, res, sc) ->
+            new LogRow(t, -1, -1, -1, t / 2, sev, st, "ev", body, id.get(0), id.get(1), 1, attrs, 3, res, sc));
+  }
+
+  static Arbitrary<SpanRow> spans() {
+    Arbitrary<Long> times = Arbitraries.longs().between(0, Long.MAX_VALUE / 2);
+    Arbitrary<SpanRow.Event> events = Combinators.combine(times, text(), attributes(1))
+        .as((t, n, a) -> new SpanRow.Event(t, n, a, 0));
+    Arbitrary<SpanRow.Link> links = Combinators.combine(hex(16), hex(8), attributes(1))
+        .as((t, s, a) -> new SpanRow.Link(t, s, "k=v", 256, a, 1));
+    return Combinators.combine(times, hex(16), hex(8), text(), Arbitraries.integers().between(0, 5),
+        attributes(2), events.list().ofMaxSize(3), links.list().ofMaxSize(2))
+        .as((t, trace, span, name, kind, attrs, evs, lns) -> new SpanRow(t, -1, -1, -1, trace, span, "", "",
+            0, name, kind, t, t + 5, 5, kind % 3, "msg", attrs, 0, evs, 2, lns, 0, RES, SCOPE));
+  }
+
+  @Provide
+  Arbitrary<SearchResult> pages() {
+    Arbitrary<List<Row>> rows = Arbitraries.oneOf(logs().list().ofMaxSize(5).map(l -> new ArrayList<Row>(l)),
+        spans().list().ofMaxSize(5).map(l -> new ArrayList<Row>(l)));
+    return Combinators.combine(rows, Arbitraries.of(true, false)).as(ResultReaderTest::page);
+  }
+
+  @Provide
+  Arbitrary<TraceResult> traces() {
+    return spans().list().ofMaxSize(6).map(s -> new TraceResult("0af7651916cd43dd8448eb211c80319c", s,
+        new Stats(1, 0, 1, 9, s.size(), 0), List.of()));
+  }
+}
