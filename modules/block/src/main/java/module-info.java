@@ -16,6 +16,7 @@ module mira.block {
   // The API: the catalogue of published blocks and the reader of their tables.
   exports mira.block.catalog;
   exports mira.block.read;
+  exports mira.block.layout;
   // Used by one or two modules each; qualified so nothing else grows a dependency on them.
   exports mira.block to mira.server, mira.query, mira.bench;
   exports mira.block.table to mira.server, mira.query, mira.bench;

@@ -1,5 +1,6 @@
 package mira.bench;
 
+import mira.block.layout.TableFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -79,7 +80,7 @@ public class BlockOpenBench {
     allocator = new RootAllocator();
     Path dir = new Publisher(data, signal, "bench", allocator).publish(batch, 0, 0);
     ref = new BlockRef(signal, BlockName.parse(dir.getFileName().toString()).orElseThrow(), dir);
-    root = signal == Signal.LOGS ? "logs.arrow" : "spans.arrow";
+    root = signal == Signal.LOGS ? TableFiles.LOGS : TableFiles.SPANS;
     long total = 0;
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
       for (Path p : s) {

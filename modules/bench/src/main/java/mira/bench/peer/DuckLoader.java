@@ -1,5 +1,6 @@
 package mira.bench.peer;
 
+import mira.block.layout.TableFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -196,12 +197,12 @@ public final class DuckLoader {
   private static long appendLogs(BlockRef ref, DuckDBAppender a, BufferAllocator allocator, long from, long to)
       throws IOException, SQLException {
     try (BlockReader r = BlockReader.open(ref, allocator)) {
-      TableView t = table(r, "logs.arrow");
+      TableView t = table(r, TableFiles.LOGS);
       if (t == null) {
         return 0;
       }
       Envelopes env = Envelopes.read(r);
-      Grouped attrs = Grouped.read(table(r, "log_attrs.arrow"), t.rows());
+      Grouped attrs = Grouped.read(table(r, TableFiles.LOG_ATTRS), t.rows());
       FieldVector time = t.column("time_unix_nano");
       FieldVector observed = t.column("observed_time_unix_nano");
       FieldVector severity = t.column("severity_number");
@@ -248,12 +249,12 @@ public final class DuckLoader {
   private static long appendSpans(BlockRef ref, DuckDBAppender a, BufferAllocator allocator, long from, long to)
       throws IOException, SQLException {
     try (BlockReader r = BlockReader.open(ref, allocator)) {
-      TableView t = table(r, "spans.arrow");
+      TableView t = table(r, TableFiles.SPANS);
       if (t == null) {
         return 0;
       }
       Envelopes env = Envelopes.read(r);
-      Grouped attrs = Grouped.read(table(r, "span_attrs.arrow"), t.rows());
+      Grouped attrs = Grouped.read(table(r, TableFiles.SPAN_ATTRS), t.rows());
       FixedSizeBinaryVector traceId = (FixedSizeBinaryVector) t.column("trace_id");
       FixedSizeBinaryVector spanId = (FixedSizeBinaryVector) t.column("span_id");
       FixedSizeBinaryVector parent = (FixedSizeBinaryVector) t.column("parent_span_id");
@@ -468,11 +469,11 @@ public final class DuckLoader {
   /** A block's resource and scope attributes, grouped by resource and scope id. */
   record Envelopes(Grouped resources, Grouped scopes, String[] serviceNames) {
     static Envelopes read(BlockReader r) throws IOException {
-      TableView res = table(r, "resources.arrow");
-      TableView sc = table(r, "scopes.arrow");
+      TableView res = table(r, TableFiles.RESOURCES);
+      TableView sc = table(r, TableFiles.SCOPES);
       int resources = res == null ? 0 : res.rows();
-      Grouped ra = Grouped.read(table(r, "resource_attrs.arrow"), resources);
-      Grouped sa = Grouped.read(table(r, "scope_attrs.arrow"), sc == null ? 0 : sc.rows());
+      Grouped ra = Grouped.read(table(r, TableFiles.RESOURCE_ATTRS), resources);
+      Grouped sa = Grouped.read(table(r, TableFiles.SCOPE_ATTRS), sc == null ? 0 : sc.rows());
       String[] names = new String[ra.start.length - 1];
       for (int p = 0; p < names.length; p++) {
         names[p] = ra.get(p, "service.name");

@@ -1,5 +1,6 @@
 package mira.block.logs;
 
+import mira.block.layout.TableFiles;
 import mira.block.column.DictColumn;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
@@ -56,7 +57,7 @@ public final class LogsBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table logs = Table.builder("logs.arrow")
+    Table logs = Table.builder(TableFiles.LOGS)
         .addRows(FixedColumn.u32("id", false), LOGS)
         .add(FixedColumn.timestampNs("time_unix_nano", false))
         .add(FixedColumn.timestampNs("observed_time_unix_nano", true))
@@ -72,7 +73,7 @@ public final class LogsBatch extends Batch {
         .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
         .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
         .build();
-    Table attrs = Attributes.table("log_attrs.arrow", Rebase.ROWS, LOGS);
+    Table attrs = Attributes.table(TableFiles.LOG_ATTRS, Rebase.ROWS, LOGS);
     return new Table[] {shared[0], shared[1], shared[2], shared[3], logs, attrs};
   }
 

@@ -1,5 +1,6 @@
 package mira.block.metrics;
 
+import mira.block.layout.TableFiles;
 import mira.block.column.BoolColumn;
 import mira.block.column.FixedColumn;
 import mira.block.column.ListColumn;
@@ -144,7 +145,7 @@ public final class MetricsBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table metrics = Table.builder("metrics.arrow")
+    Table metrics = Table.builder(TableFiles.METRICS)
         .addRows(FixedColumn.u32("id", false), METRICS)
         .add(VarColumn.utf8("name", false))
         .add(VarColumn.utf8("description", true))
@@ -155,13 +156,13 @@ public final class MetricsBatch extends Batch {
         .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
         .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
         .build();
-    Table metricAttrs = Attributes.table("metric_attrs.arrow", Rebase.ROWS, METRICS);
-    Table number = point("number_dp.arrow")
+    Table metricAttrs = Attributes.table(TableFiles.METRIC_ATTRS, Rebase.ROWS, METRICS);
+    Table number = point(TableFiles.NUMBER_DP)
         .add(FixedColumn.i64("int", true))
         .add(FixedColumn.f64("double", true))
         .add(FixedColumn.u32("flags", true))
         .build();
-    Table hist = point("hist_dp.arrow")
+    Table hist = point(TableFiles.HIST_DP)
         .add(FixedColumn.u64("count", false))
         .add(FixedColumn.f64("sum", true))
         .add(u64List("bucket_counts"))
@@ -170,11 +171,11 @@ public final class MetricsBatch extends Batch {
         .add(FixedColumn.f64("max", true))
         .add(FixedColumn.u32("flags", true))
         .build();
-    Table bounds = Table.builder("hist_bounds.arrow")
+    Table bounds = Table.builder(TableFiles.HIST_BOUNDS)
         .addInterned(FixedColumn.u32("id", false), HIST_BOUNDS)
         .add(f64List("bounds"))
         .build();
-    Table expHist = point("exp_hist_dp.arrow")
+    Table expHist = point(TableFiles.EXP_HIST_DP)
         .add(FixedColumn.u64("count", false))
         .add(FixedColumn.f64("sum", true))
         .add(FixedColumn.i32("scale", false))
@@ -188,15 +189,15 @@ public final class MetricsBatch extends Batch {
         .add(FixedColumn.f64("max", true))
         .add(FixedColumn.f64("zero_threshold", false))
         .build();
-    Table summary = point("summary_dp.arrow")
+    Table summary = point(TableFiles.SUMMARY_DP)
         .add(FixedColumn.u64("count", false))
         .add(FixedColumn.f64("sum", false))
         .add(f64List("quantiles"))
         .add(f64List("values"))
         .add(FixedColumn.u32("flags", true))
         .build();
-    Table dpAttrs = Attributes.table("dp_attrs.arrow", Rebase.SEQUENCE, POINTS);
-    Table exemplars = Table.builder("exemplars.arrow")
+    Table dpAttrs = Attributes.table(TableFiles.DP_ATTRS, Rebase.SEQUENCE, POINTS);
+    Table exemplars = Table.builder(TableFiles.EXEMPLARS)
         .addRows(FixedColumn.u32("id", false), EXEMPLARS)
         .addSequence(FixedColumn.u32("parent_id", false), POINTS)
         .add(FixedColumn.timestampNs("time_unix_nano", false))
@@ -205,7 +206,7 @@ public final class MetricsBatch extends Batch {
         .add(FixedColumn.fixedBinary("span_id", 8, true))
         .add(FixedColumn.fixedBinary("trace_id", 16, true))
         .build();
-    Table exemplarAttrs = Attributes.table("exemplar_attrs.arrow", Rebase.ROWS, EXEMPLARS);
+    Table exemplarAttrs = Attributes.table(TableFiles.EXEMPLAR_ATTRS, Rebase.ROWS, EXEMPLARS);
     return new Table[] {
       shared[0], shared[1], shared[2], shared[3],
       metrics, metricAttrs, number, hist, bounds, expHist, summary, dpAttrs, exemplars, exemplarAttrs

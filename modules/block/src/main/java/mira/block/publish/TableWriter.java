@@ -1,5 +1,6 @@
 package mira.block.publish;
 
+import mira.block.layout.LayoutVersion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,7 +31,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Writes one {@link Table} as a standard Arrow IPC file (one record batch), fsynced.
  *
- * <p>The footer's custom metadata carries {@value #CRC_KEY} (CRC32C, 8 hex digits) over the bytes
+ * <p>The footer's custom metadata carries the layout version ({@link LayoutVersion}) and
+ * {@value #CRC_KEY} (CRC32C, 8 hex digits) over the bytes
  * {@code [8, 8 + body_len)} — schema message, dictionary batches and the record batch — and
  * {@value #LEN_KEY}. The length is stored, not derived, so a reader never has to guess where the
  * covered region ends.
@@ -145,6 +147,7 @@ public final class TableWriter {
       long covered = w.bytesWritten() - BODY_OFFSET;
       meta.put(CRC_KEY, HexFormat.of().toHexDigits((int) crc.freeze()));
       meta.put(LEN_KEY, Long.toString(covered));
+      meta.put(LayoutVersion.KEY, LayoutVersion.CURRENT);
       w.end();
       long size = w.bytesWritten();
       ch.force(true);

@@ -1,5 +1,6 @@
 package mira.block.read;
 
+import mira.block.layout.LayoutVersion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -129,6 +130,7 @@ final class MappedTable implements TableView {
     }
     String crcText = null;
     String lenText = null;
+    String layout = null;
     try {
       Footer footer = Footer.getRootAsFooter(littleEndian(seg.asSlice(footerStart, footerLen)));
       KeyValue kv = new KeyValue();
@@ -139,10 +141,15 @@ final class MappedTable implements TableView {
           crcText = kv.value();
         } else if (TableWriter.LEN_KEY.equals(key)) {
           lenText = kv.value();
+        } else if (LayoutVersion.KEY.equals(key)) {
+          layout = kv.value();
         }
       }
     } catch (RuntimeException e) {
       throw corrupt("footer at offset " + footerStart + " does not parse: " + e);
+    }
+    if (!LayoutVersion.known(layout)) {
+      throw new UnsupportedFormatException(block, file, layout);
     }
     if (crcText == null || lenText == null) {
       throw corrupt("footer metadata lacks " + (crcText == null ? TableWriter.CRC_KEY : TableWriter.LEN_KEY)

@@ -1,5 +1,6 @@
 package mira.block.table;
 
+import mira.block.layout.TableFiles;
 import java.util.Arrays;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
@@ -33,7 +34,7 @@ public final class ResourceScopeWriter {
 
   /** The resources table of a new batch. */
   public static Table resourcesTable() {
-    return Table.builder("resources.arrow")
+    return Table.builder(TableFiles.RESOURCES)
         .add(FixedColumn.u16("id", false), Rebase.RESOURCE, -1)
         .add(FixedColumn.u64("key", false))
         .add(FixedColumn.u32("dropped_attributes_count", false))
@@ -43,7 +44,7 @@ public final class ResourceScopeWriter {
   }
 
   public static Table scopesTable() {
-    return Table.builder("scopes.arrow")
+    return Table.builder(TableFiles.SCOPES)
         .add(FixedColumn.u16("id", false), Rebase.SCOPE, -1)
         .add(VarColumn.utf8("name", true))
         .add(VarColumn.utf8("version", true))
@@ -56,9 +57,9 @@ public final class ResourceScopeWriter {
   public static Table[] sharedTables() {
     return new Table[] {
       resourcesTable(),
-      Attributes.table("resource_attrs.arrow", Rebase.RESOURCE, Batch.RESOURCES),
+      Attributes.table(TableFiles.RESOURCE_ATTRS, Rebase.RESOURCE, Batch.RESOURCES),
       scopesTable(),
-      Attributes.table("scope_attrs.arrow", Rebase.SCOPE, Batch.SCOPES)
+      Attributes.table(TableFiles.SCOPE_ATTRS, Rebase.SCOPE, Batch.SCOPES)
     };
   }
 

@@ -1,5 +1,6 @@
 package mira.block.traces;
 
+import mira.block.layout.TableFiles;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
@@ -94,7 +95,7 @@ public final class TracesBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table spans = Table.builder("spans.arrow")
+    Table spans = Table.builder(TableFiles.SPANS)
         .addRows(FixedColumn.u32("id", false), SPANS)
         .add(FixedColumn.fixedBinary("trace_id", 16, false))
         .add(FixedColumn.fixedBinary("span_id", 8, false))
@@ -114,16 +115,16 @@ public final class TracesBatch extends Batch {
         .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
         .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
         .build();
-    Table spanAttrs = Attributes.table("span_attrs.arrow", Rebase.ROWS, SPANS);
-    Table events = Table.builder("span_events.arrow")
+    Table spanAttrs = Attributes.table(TableFiles.SPAN_ATTRS, Rebase.ROWS, SPANS);
+    Table events = Table.builder(TableFiles.SPAN_EVENTS)
         .addRows(FixedColumn.u32("id", false), SPAN_EVENTS)
         .addRows(FixedColumn.u32("parent_id", false), SPANS)
         .add(FixedColumn.timestampNs("time_unix_nano", false))
         .add(VarColumn.utf8("name", false))
         .add(FixedColumn.u32("dropped_attributes_count", false))
         .build();
-    Table eventAttrs = Attributes.table("span_event_attrs.arrow", Rebase.ROWS, SPAN_EVENTS);
-    Table links = Table.builder("span_links.arrow")
+    Table eventAttrs = Attributes.table(TableFiles.SPAN_EVENT_ATTRS, Rebase.ROWS, SPAN_EVENTS);
+    Table links = Table.builder(TableFiles.SPAN_LINKS)
         .addRows(FixedColumn.u32("id", false), SPAN_LINKS)
         .addRows(FixedColumn.u32("parent_id", false), SPANS)
         .add(FixedColumn.fixedBinary("trace_id", 16, true))
@@ -132,7 +133,7 @@ public final class TracesBatch extends Batch {
         .add(FixedColumn.u32("flags", true))
         .add(FixedColumn.u32("dropped_attributes_count", false))
         .build();
-    Table linkAttrs = Attributes.table("span_link_attrs.arrow", Rebase.ROWS, SPAN_LINKS);
+    Table linkAttrs = Attributes.table(TableFiles.SPAN_LINK_ATTRS, Rebase.ROWS, SPAN_LINKS);
     return new Table[] {
       shared[0], shared[1], shared[2], shared[3], spans, spanAttrs, events, eventAttrs, links, linkAttrs
     };

@@ -309,6 +309,32 @@ class MappedBlockReaderTest {
     }
   }
 
+  /** A table names its layout version in its footer; one this code does not know is refused. */
+  @Test
+  void aTableOfAnUnknownLayoutVersionIsRefusedNamingTheVersion() throws Exception {
+    BlockRef ref = TestBlocks.sample(data, Signal.LOGS, 8, 1);
+    Path file = ref.dir().resolve("logs.arrow");
+    byte[] bytes = Files.readAllBytes(file);
+    String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+    int key = text.lastIndexOf(mira.block.layout.LayoutVersion.KEY);
+    assertThat(key).as("the footer names the layout version").isPositive();
+    try (BlockReader r = BlockReader.open(ref, root)) {
+      assertThat(r.table("logs.arrow")).isPresent();
+    }
+    // The value "1" is a flatbuffer string of length 1: its length, the digit, a NUL.
+    int value = text.lastIndexOf("\u0001\u0000\u0000\u00001\u0000");
+    assertThat(value).as("the version's value in the footer").isGreaterThan(text.lastIndexOf("ARROW1", bytes.length - 7) - 4096);
+    bytes[value + 4] = '9';
+    Files.write(file, bytes);
+    try (BlockReader r = BlockReader.open(ref, root)) {
+      assertThatThrownBy(() -> r.table("logs.arrow")).isInstanceOfSatisfying(UnsupportedFormatException.class, e -> {
+        assertThat(e.version()).isEqualTo("9");
+        assertThat(e.file()).isEqualTo("logs.arrow");
+        assertThat(e.getMessage()).contains("layout version \"9\"");
+      });
+    }
+  }
+
   /**
    * Retention unlinks a block while a query reads it: the mappings keep the files alive, so every
    * row still reads correctly, including tables first asked for after the unlink.

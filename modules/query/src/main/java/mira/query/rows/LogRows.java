@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.TableFiles;
 import mira.block.read.BlockReader;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
@@ -40,7 +41,7 @@ public final class LogRows {
       usedRes[resId.getInt(rows[k])] = true;
       usedScope[scopeId.getInt(rows[k])] = true;
     }
-    AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.LOG_ATTRS)), total, sel);
+    AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.LOG_ATTRS)), total, sel);
     ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
     IntReader observed = IntReader.of(logs.column("observed_time_unix_nano"));
     IntReader sevNum = IntReader.of(logs.column("severity_number"));
@@ -74,7 +75,7 @@ public final class LogRows {
             env.resource(resId.getInt(i), s), env.scope(scopeId.getInt(i), s));
       }
     } catch (WireException e) {
-      throw new CorruptBlockException(r.ref().dir(), Tables.LOGS, "cannot read row: " + e.getMessage());
+      throw new CorruptBlockException(r.ref().dir(), TableFiles.LOGS, "cannot read row: " + e.getMessage());
     }
     return out;
   }

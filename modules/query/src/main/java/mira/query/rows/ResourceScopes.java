@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.TableFiles;
 import mira.block.read.BlockReader;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
@@ -36,18 +37,18 @@ final class ResourceScopes {
    *     the table, ids past its end are not used)
    */
   ResourceScopes(BlockReader r, boolean[] usedResources, boolean[] usedScopes) throws CorruptBlockException {
-    TableView res = Tables.get(r, Tables.RESOURCES);
-    TableView sc = Tables.get(r, Tables.SCOPES);
+    TableView res = Tables.get(r, TableFiles.RESOURCES);
+    TableView sc = Tables.get(r, TableFiles.SCOPES);
     resources = res == null ? 0 : res.rows();
     scopes = sc == null ? 0 : sc.rows();
     resDropped = IntReader.of(res == null ? null : res.column("dropped_attributes_count"));
     resSchema = VarReader.of(res == null ? null : res.column("schema_url"));
-    resAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)), resources, fit(usedResources, resources));
+    resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), resources, fit(usedResources, resources));
     scopeName = VarReader.of(sc == null ? null : sc.column("name"));
     scopeVersion = VarReader.of(sc == null ? null : sc.column("version"));
     scopeDropped = IntReader.of(sc == null ? null : sc.column("dropped_attributes_count"));
     scopeSchema = VarReader.of(sc == null ? null : sc.column("schema_url"));
-    scopeAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.SCOPE_ATTRS)), scopes, fit(usedScopes, scopes));
+    scopeAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SCOPE_ATTRS)), scopes, fit(usedScopes, scopes));
     resourceById = new Resource[resources];
     scopeById = new Scope[scopes];
   }

@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.TableFiles;
 import java.util.ArrayList;
 import java.util.List;
 import mira.block.read.BlockReader;
@@ -40,10 +41,10 @@ public final class SpanRows {
       usedRes[resId.getInt(rows[k])] = true;
       usedScope[scopeId.getInt(rows[k])] = true;
     }
-    AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.SPAN_ATTRS)), total, sel);
+    AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), total, sel);
     ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
-    Child events = new Child(r, Tables.SPAN_EVENTS, Tables.SPAN_EVENT_ATTRS, total, sel);
-    Child links = new Child(r, Tables.SPAN_LINKS, Tables.SPAN_LINK_ATTRS, total, sel);
+    Child events = new Child(r, TableFiles.SPAN_EVENTS, TableFiles.SPAN_EVENT_ATTRS, total, sel);
+    Child links = new Child(r, TableFiles.SPAN_LINKS, TableFiles.SPAN_LINK_ATTRS, total, sel);
 
     IdReader traceId = IdReader.of(spans.column("trace_id"), 16);
     IdReader spanId = IdReader.of(spans.column("span_id"), 8);
@@ -100,7 +101,7 @@ public final class SpanRows {
             env.resource(resId.getInt(i), s), env.scope(scopeId.getInt(i), s));
       }
     } catch (WireException e) {
-      throw new CorruptBlockException(r.ref().dir(), Tables.SPANS, "cannot read row: " + e.getMessage());
+      throw new CorruptBlockException(r.ref().dir(), TableFiles.SPANS, "cannot read row: " + e.getMessage());
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.layout.TableFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import mira.block.read.BlockReader;
@@ -57,7 +58,7 @@ final class RowFilter {
 
   /** The filter over {@code reader}'s root table, or null if the block has none. */
   static RowFilter open(BlockReader reader, Signal signal) throws CorruptBlockException {
-    TableView root = Tables.get(reader, signal == Signal.LOGS ? Tables.LOGS : Tables.SPANS);
+    TableView root = Tables.get(reader, signal == Signal.LOGS ? TableFiles.LOGS : TableFiles.SPANS);
     return root == null ? null : new RowFilter(reader, signal, root);
   }
 
@@ -128,7 +129,7 @@ final class RowFilter {
         case Term.Text t -> text(t, cand, m);
       };
     } catch (WireException e) {
-      throw new CorruptBlockException(ref.dir(), signal == Signal.LOGS ? Tables.LOGS : Tables.SPANS,
+      throw new CorruptBlockException(ref.dir(), signal == Signal.LOGS ? TableFiles.LOGS : TableFiles.SPANS,
           "cannot read a value: " + e.getMessage());
     }
   }
@@ -142,16 +143,16 @@ final class RowFilter {
     boolean any = false;
 
     boolean[] hit = new boolean[rows];
-    any |= AttrTable.of(Tables.get(reader, signal == Signal.LOGS ? Tables.LOG_ATTRS : Tables.SPAN_ATTRS))
+    any |= AttrTable.of(Tables.get(reader, signal == Signal.LOGS ? TableFiles.LOG_ATTRS : TableFiles.SPAN_ATTRS))
         .mark(key, vm, hit, scratch);
     if (signal == Signal.TRACES) {
-      any |= child(Tables.SPAN_EVENTS, Tables.SPAN_EVENT_ATTRS, key, vm, hit);
-      any |= child(Tables.SPAN_LINKS, Tables.SPAN_LINK_ATTRS, key, vm, hit);
+      any |= child(TableFiles.SPAN_EVENTS, TableFiles.SPAN_EVENT_ATTRS, key, vm, hit);
+      any |= child(TableFiles.SPAN_LINKS, TableFiles.SPAN_LINK_ATTRS, key, vm, hit);
     }
-    boolean[] res = new boolean[Tables.rows(reader, Tables.RESOURCES)];
-    any |= AttrTable.of(Tables.get(reader, Tables.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
-    boolean[] scope = new boolean[Tables.rows(reader, Tables.SCOPES)];
-    any |= AttrTable.of(Tables.get(reader, Tables.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
+    boolean[] res = new boolean[Tables.rows(reader, TableFiles.RESOURCES)];
+    any |= AttrTable.of(Tables.get(reader, TableFiles.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
+    boolean[] scope = new boolean[Tables.rows(reader, TableFiles.SCOPES)];
+    any |= AttrTable.of(Tables.get(reader, TableFiles.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
     if (!any) {
       // No level of this block has the key at all.
       return absent ? m : 0;

@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.layout.TableFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,7 +62,7 @@ public final class TraceLookup {
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
     Waves.run(todo, b -> tooMany.get(), block -> {
       try (BlockReader r = engine.open(sources, block)) {
-        TableView spans = Tables.get(r, Tables.SPANS);
+        TableView spans = Tables.get(r, TableFiles.SPANS);
         scanned.incrementAndGet();
         if (spans == null) {
           return;

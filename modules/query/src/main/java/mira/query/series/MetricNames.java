@@ -1,5 +1,6 @@
 package mira.query.series;
 
+import mira.block.layout.TableFiles;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ public final class MetricNames {
 
   private static List<Entry> scan(BlockReader r, Window w, LongAdder points, LongAdder inWindow)
       throws CorruptBlockException {
-    TableView metrics = Tables.get(r, Tables.METRICS);
+    TableView metrics = Tables.get(r, TableFiles.METRICS);
     if (metrics == null) {
       return List.of();
     }

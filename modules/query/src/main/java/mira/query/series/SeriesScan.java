@@ -1,5 +1,6 @@
 package mira.query.series;
 
+import mira.block.layout.TableFiles;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ import mira.query.table.VarReader;
  * store with a request id in a point attribute costs the caps, not the store.
  */
 public final class SeriesScan {
-  static final String[] POINT_TABLES = {Tables.NUMBER_DP, Tables.HIST_DP, Tables.EXP_HIST_DP, Tables.SUMMARY_DP};
+  static final String[] POINT_TABLES = {TableFiles.NUMBER_DP, TableFiles.HIST_DP, TableFiles.EXP_HIST_DP, TableFiles.SUMMARY_DP};
 
   /** How a metric row takes part. */
   private static final int SKIP = 0;
@@ -174,7 +175,7 @@ public final class SeriesScan {
   /** counts[0] += points scanned, counts[1] += points that matched. */
   private static void scan(BlockReader r, SeriesQuery q, SeriesSet exact, SeriesSet suffix, long[] counts)
       throws CorruptBlockException {
-    TableView metrics = Tables.get(r, Tables.METRICS);
+    TableView metrics = Tables.get(r, TableFiles.METRICS);
     if (metrics == null) {
       return;
     }
@@ -224,8 +225,8 @@ public final class SeriesScan {
     }
 
     Scratch scratch = new Scratch();
-    int nRes = Tables.rows(r, Tables.RESOURCES);
-    int nScopes = Tables.rows(r, Tables.SCOPES);
+    int nRes = Tables.rows(r, TableFiles.RESOURCES);
+    int nScopes = Tables.rows(r, TableFiles.SCOPES);
     List<Marks> marks = new ArrayList<>();
     for (Term.Attr t : q.where()) {
       boolean absent = t.op() == Op.EXISTS && !t.value().bool();
@@ -235,10 +236,10 @@ public final class SeriesScan {
       boolean[] scope = new boolean[nScopes];
       boolean[] metric = new boolean[nm];
       boolean[] point = new boolean[totalPoints];
-      boolean any = AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
-      any |= AttrTable.of(Tables.get(r, Tables.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
-      any |= AttrTable.of(Tables.get(r, Tables.METRIC_ATTRS)).mark(key, vm, metric, scratch);
-      any |= AttrTable.of(Tables.get(r, Tables.DP_ATTRS)).mark(key, vm, point, scratch);
+      boolean any = AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
+      any |= AttrTable.of(Tables.get(r, TableFiles.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
+      any |= AttrTable.of(Tables.get(r, TableFiles.METRIC_ATTRS)).mark(key, vm, metric, scratch);
+      any |= AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)).mark(key, vm, point, scratch);
       marks.add(new Marks(any, absent, res, scope, metric, point));
     }
 
@@ -280,7 +281,7 @@ public final class SeriesScan {
     }
 
     // Pass 2: group the points that are in.
-    AttrLists pointAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.DP_ATTRS)), totalPoints, in);
+    AttrLists pointAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)), totalPoints, in);
     boolean[] usedRes = new boolean[nRes];
     for (int m = 0; m < nm; m++) {
       int rid = resId.getInt(m);
@@ -288,7 +289,7 @@ public final class SeriesScan {
         usedRes[rid] = true;
       }
     }
-    AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.RESOURCE_ATTRS)), nRes, usedRes);
+    AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, usedRes);
     Exemplars exemplars = new Exemplars(r, totalPoints, in);
     String[] resourceJson = new String[nRes];
     int node = r.ref().name().node();
@@ -302,7 +303,7 @@ public final class SeriesScan {
         IntReader id = IntReader.of(t.column("id"));
         IntReader parent = IntReader.of(t.column("parent_id"));
         IntReader time = IntReader.of(t.column("time_unix_nano"));
-        boolean numbers = POINT_TABLES[k].equals(Tables.NUMBER_DP);
+        boolean numbers = POINT_TABLES[k].equals(TableFiles.NUMBER_DP);
         IntReader iv = IntReader.of(t.column(numbers ? "int" : "count"));
         IntReader dv = IntReader.of(t.column(numbers ? "double" : "sum"));
         for (int j = 0, rows = t.rows(); j < rows; j++) {
@@ -346,7 +347,7 @@ public final class SeriesScan {
         }
       }
     } catch (WireException e) {
-      throw new CorruptBlockException(r.ref().dir(), Tables.METRICS, "cannot read a series: " + e.getMessage());
+      throw new CorruptBlockException(r.ref().dir(), TableFiles.METRICS, "cannot read a series: " + e.getMessage());
     }
   }
 
@@ -382,7 +383,7 @@ public final class SeriesScan {
     private final AttrLists attrs;
 
     Exemplars(BlockReader r, int points, boolean[] selected) throws CorruptBlockException {
-      TableView t = Tables.get(r, Tables.EXEMPLARS);
+      TableView t = Tables.get(r, TableFiles.EXEMPLARS);
       int rows = t == null ? 0 : t.rows();
       byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column("parent_id")), rows, points,
           selected);
@@ -399,7 +400,7 @@ public final class SeriesScan {
           }
         }
       }
-      attrs = new AttrLists(AttrTable.of(Tables.get(r, Tables.EXEMPLAR_ATTRS)), rows, used);
+      attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.EXEMPLAR_ATTRS)), rows, used);
     }
 
     byte[][] render(int point, Scratch s) throws WireException {

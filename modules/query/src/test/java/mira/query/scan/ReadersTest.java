@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.layout.TableFiles;
 import mira.block.catalog.ColdMarker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,7 +49,7 @@ class ReadersTest {
   }
 
   static int rows(BlockReader r) throws Exception {
-    return Tables.rows(r, Tables.LOGS);
+    return Tables.rows(r, TableFiles.LOGS);
   }
 
   @Test
@@ -57,12 +58,12 @@ class ReadersTest {
     try (OpenBlockCache readers = new OpenBlockCache(allocator, 4, Duration.ofMinutes(1))) {
       TableView first;
       try (BlockReader r = readers.open(b)) {
-        first = r.table(Tables.LOGS).orElseThrow();
+        first = r.table(TableFiles.LOGS).orElseThrow();
         assertThat(rows(r)).isEqualTo(3);
       }
       for (int i = 0; i < 5; i++) {
         try (BlockReader r = readers.open(b)) {
-          assertThat(r.table(Tables.LOGS).orElseThrow()).as("the same loaded table").isSameAs(first);
+          assertThat(r.table(TableFiles.LOGS).orElseThrow()).as("the same loaded table").isSameAs(first);
         }
       }
       assertThat(readers.blocksOpened()).isEqualTo(1);
@@ -102,7 +103,7 @@ class ReadersTest {
       BlockReader r = readers.open(a);
       r.close();
       r.close();
-      assertThatThrownBy(() -> r.table(Tables.LOGS)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> r.table(TableFiles.LOGS)).isInstanceOf(IllegalStateException.class);
     }
   }
 
