@@ -1,5 +1,7 @@
 package mira.block.logs;
 
+import mira.block.table.RootTables;
+import mira.block.layout.RootLayouts;
 import mira.block.layout.TableFiles;
 import mira.block.column.DictColumn;
 import mira.block.column.FixedColumn;
@@ -57,22 +59,7 @@ public final class LogsBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table logs = Table.builder(TableFiles.LOGS)
-        .addRows(FixedColumn.u32("id", false), LOGS)
-        .add(FixedColumn.timestampNs("time_unix_nano", false))
-        .add(FixedColumn.timestampNs("observed_time_unix_nano", true))
-        .add(FixedColumn.i32("severity_number", true))
-        .add(new DictColumn("severity_text", true))
-        .add(new DictColumn("event_name", true))
-        .add(VarColumn.utf8("body", true))
-        .add(VarColumn.binary("body_ser", true))
-        .add(FixedColumn.fixedBinary("trace_id", 16, true))
-        .add(FixedColumn.fixedBinary("span_id", 8, true))
-        .add(FixedColumn.u32("flags", true))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
-        .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
-        .build();
+    Table logs = RootTables.build(TableFiles.LOGS, RootLayouts.LOGS, LOGS);
     Table attrs = Attributes.table(TableFiles.LOG_ATTRS, Rebase.ROWS, LOGS);
     return new Table[] {shared[0], shared[1], shared[2], shared[3], logs, attrs};
   }

@@ -1,5 +1,7 @@
 package mira.block.traces;
 
+import mira.block.table.RootTables;
+import mira.block.layout.RootLayouts;
 import mira.block.layout.TableFiles;
 import mira.block.column.FixedColumn;
 import mira.block.column.VarColumn;
@@ -95,26 +97,7 @@ public final class TracesBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table spans = Table.builder(TableFiles.SPANS)
-        .addRows(FixedColumn.u32("id", false), SPANS)
-        .add(FixedColumn.fixedBinary("trace_id", 16, false))
-        .add(FixedColumn.fixedBinary("span_id", 8, false))
-        .add(FixedColumn.fixedBinary("parent_span_id", 8, true))
-        .add(VarColumn.utf8("trace_state", true))
-        .add(FixedColumn.u32("flags", true))
-        .add(VarColumn.utf8("name", false))
-        .add(FixedColumn.i32("kind", false))
-        .add(FixedColumn.timestampNs("start_time_unix_nano", false))
-        .add(FixedColumn.timestampNs("end_time_unix_nano", false))
-        .add(FixedColumn.i64("duration_nano", false))
-        .add(FixedColumn.i32("status_code", false))
-        .add(VarColumn.utf8("status_message", true))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
-        .add(FixedColumn.u32("dropped_events_count", false))
-        .add(FixedColumn.u32("dropped_links_count", false))
-        .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
-        .build();
+    Table spans = RootTables.build(TableFiles.SPANS, RootLayouts.SPANS, SPANS);
     Table spanAttrs = Attributes.table(TableFiles.SPAN_ATTRS, Rebase.ROWS, SPANS);
     Table events = Table.builder(TableFiles.SPAN_EVENTS)
         .addRows(FixedColumn.u32("id", false), SPAN_EVENTS)

@@ -1,14 +1,10 @@
 package mira.query.prune;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import mira.block.column.Column;
+import mira.block.layout.RootLayouts;
 import mira.block.index.ZoneIndex;
-import mira.block.logs.LogsBatch;
-import mira.block.table.Batch;
-import mira.block.traces.TracesBatch;
 import mira.proto.wire.Signal;
 import mira.query.doc.Op;
 import mira.query.doc.RootField;
@@ -33,8 +29,8 @@ import mira.query.match.ValueMatcher;
  */
 final class ZoneStep implements BlockPruner {
   /** Root columns the writer never leaves null, per signal: read from its own table layouts. */
-  private static final Set<String> LOGS_NEVER_NULL = neverNull(new LogsBatch());
-  private static final Set<String> SPANS_NEVER_NULL = neverNull(new TracesBatch());
+  private static final Set<String> LOGS_NEVER_NULL = RootLayouts.neverNull(RootLayouts.LOGS);
+  private static final Set<String> SPANS_NEVER_NULL = RootLayouts.neverNull(RootLayouts.SPANS);
 
   private final SidecarCache cache;
 
@@ -93,16 +89,6 @@ final class ZoneStep implements BlockPruner {
   private static boolean neverNull(Signal signal, String column) {
     return signal == Signal.LOGS ? LOGS_NEVER_NULL.contains(column)
         : signal == Signal.TRACES && SPANS_NEVER_NULL.contains(column);
-  }
-
-  private static Set<String> neverNull(Batch layout) {
-    Set<String> out = new HashSet<>();
-    for (Column c : layout.tables()[Batch.ROOT].columns()) {
-      if (!c.nullable()) {
-        out.add(c.name());
-      }
-    }
-    return Set.copyOf(out);
   }
 
   private static Check check(String name, boolean attribute, ZoneIndex.Op op, Scalar v) {
