@@ -21,41 +21,41 @@ import java.util.Set;
 public final class RootLayouts {
   /** {@link TableFiles#LOGS}, in column order. */
   public static final List<Col> LOGS = List.of(
-      Col.of("id", U32, false),
-      Col.of("time_unix_nano", TIMESTAMP_NS, false),
-      Col.of("observed_time_unix_nano", TIMESTAMP_NS, true),
-      Col.of("severity_number", I32, true),
-      Col.of("severity_text", DICT_UTF8, true),
-      Col.of("event_name", DICT_UTF8, true),
-      Col.of("body", UTF8, true),
-      Col.of("body_ser", BINARY, true),
-      Col.id("trace_id", 16, true),
-      Col.id("span_id", 8, true),
-      Col.of("flags", U32, true),
-      Col.of("dropped_attributes_count", U32, false),
-      Col.of("resource_id", U16, false),
-      Col.of("scope_id", U16, false));
+      Col.of(ColumnNames.ID, U32, false),
+      Col.of(ColumnNames.TIME_UNIX_NANO, TIMESTAMP_NS, false),
+      Col.of(ColumnNames.OBSERVED_TIME_UNIX_NANO, TIMESTAMP_NS, true),
+      Col.of(ColumnNames.SEVERITY_NUMBER, I32, true),
+      Col.of(ColumnNames.SEVERITY_TEXT, DICT_UTF8, true),
+      Col.of(ColumnNames.EVENT_NAME, DICT_UTF8, true),
+      Col.of(ColumnNames.BODY, UTF8, true),
+      Col.of(ColumnNames.BODY_SER, BINARY, true),
+      Col.id(ColumnNames.TRACE_ID, 16, true),
+      Col.id(ColumnNames.SPAN_ID, 8, true),
+      Col.of(ColumnNames.FLAGS, U32, true),
+      Col.of(ColumnNames.DROPPED_ATTRIBUTES_COUNT, U32, false),
+      Col.of(ColumnNames.RESOURCE_ID, U16, false),
+      Col.of(ColumnNames.SCOPE_ID, U16, false));
 
   /** {@link TableFiles#SPANS}, in column order. */
   public static final List<Col> SPANS = List.of(
-      Col.of("id", U32, false),
-      Col.id("trace_id", 16, false),
-      Col.id("span_id", 8, false),
-      Col.id("parent_span_id", 8, true),
-      Col.of("trace_state", UTF8, true),
-      Col.of("flags", U32, true),
-      Col.of("name", UTF8, false),
-      Col.of("kind", I32, false),
-      Col.of("start_time_unix_nano", TIMESTAMP_NS, false),
-      Col.of("end_time_unix_nano", TIMESTAMP_NS, false),
-      Col.of("duration_nano", I64, false),
-      Col.of("status_code", I32, false),
-      Col.of("status_message", UTF8, true),
-      Col.of("dropped_attributes_count", U32, false),
-      Col.of("dropped_events_count", U32, false),
-      Col.of("dropped_links_count", U32, false),
-      Col.of("resource_id", U16, false),
-      Col.of("scope_id", U16, false));
+      Col.of(ColumnNames.ID, U32, false),
+      Col.id(ColumnNames.TRACE_ID, 16, false),
+      Col.id(ColumnNames.SPAN_ID, 8, false),
+      Col.id(ColumnNames.PARENT_SPAN_ID, 8, true),
+      Col.of(ColumnNames.TRACE_STATE, UTF8, true),
+      Col.of(ColumnNames.FLAGS, U32, true),
+      Col.of(ColumnNames.NAME, UTF8, false),
+      Col.of(ColumnNames.KIND, I32, false),
+      Col.of(ColumnNames.START_TIME_UNIX_NANO, TIMESTAMP_NS, false),
+      Col.of(ColumnNames.END_TIME_UNIX_NANO, TIMESTAMP_NS, false),
+      Col.of(ColumnNames.DURATION_NANO, I64, false),
+      Col.of(ColumnNames.STATUS_CODE, I32, false),
+      Col.of(ColumnNames.STATUS_MESSAGE, UTF8, true),
+      Col.of(ColumnNames.DROPPED_ATTRIBUTES_COUNT, U32, false),
+      Col.of(ColumnNames.DROPPED_EVENTS_COUNT, U32, false),
+      Col.of(ColumnNames.DROPPED_LINKS_COUNT, U32, false),
+      Col.of(ColumnNames.RESOURCE_ID, U16, false),
+      Col.of(ColumnNames.SCOPE_ID, U16, false));
 
   private RootLayouts() {}
 

@@ -1,5 +1,6 @@
 package mira.block.metrics;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import mira.block.column.BoolColumn;
 import mira.block.column.FixedColumn;
@@ -146,65 +147,65 @@ public final class MetricsBatch extends Batch {
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
     Table metrics = Table.builder(TableFiles.METRICS)
-        .addRows(FixedColumn.u32("id", false), METRICS)
-        .add(VarColumn.utf8("name", false))
-        .add(VarColumn.utf8("description", true))
-        .add(VarColumn.utf8("unit", true))
-        .add(FixedColumn.u8("type", false))
-        .add(FixedColumn.i32("aggregation_temporality", true))
+        .addRows(FixedColumn.u32(ColumnNames.ID, false), METRICS)
+        .add(VarColumn.utf8(ColumnNames.NAME, false))
+        .add(VarColumn.utf8(ColumnNames.DESCRIPTION, true))
+        .add(VarColumn.utf8(ColumnNames.UNIT, true))
+        .add(FixedColumn.u8(ColumnNames.TYPE, false))
+        .add(FixedColumn.i32(ColumnNames.AGGREGATION_TEMPORALITY, true))
         .add(new BoolColumn("is_monotonic", true))
-        .add(FixedColumn.u16("resource_id", false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u16("scope_id", false), Rebase.SCOPE, -1)
+        .add(FixedColumn.u16(ColumnNames.RESOURCE_ID, false), Rebase.RESOURCE, -1)
+        .add(FixedColumn.u16(ColumnNames.SCOPE_ID, false), Rebase.SCOPE, -1)
         .build();
     Table metricAttrs = Attributes.table(TableFiles.METRIC_ATTRS, Rebase.ROWS, METRICS);
     Table number = point(TableFiles.NUMBER_DP)
-        .add(FixedColumn.i64("int", true))
-        .add(FixedColumn.f64("double", true))
-        .add(FixedColumn.u32("flags", true))
+        .add(FixedColumn.i64(ColumnNames.INT, true))
+        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
+        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
         .build();
     Table hist = point(TableFiles.HIST_DP)
-        .add(FixedColumn.u64("count", false))
-        .add(FixedColumn.f64("sum", true))
+        .add(FixedColumn.u64(ColumnNames.COUNT, false))
+        .add(FixedColumn.f64(ColumnNames.SUM, true))
         .add(u64List("bucket_counts"))
-        .addInterned(FixedColumn.u32("bounds_id", false), HIST_BOUNDS)
-        .add(FixedColumn.f64("min", true))
-        .add(FixedColumn.f64("max", true))
-        .add(FixedColumn.u32("flags", true))
+        .addInterned(FixedColumn.u32(ColumnNames.BOUNDS_ID, false), HIST_BOUNDS)
+        .add(FixedColumn.f64(ColumnNames.MIN, true))
+        .add(FixedColumn.f64(ColumnNames.MAX, true))
+        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
         .build();
     Table bounds = Table.builder(TableFiles.HIST_BOUNDS)
-        .addInterned(FixedColumn.u32("id", false), HIST_BOUNDS)
+        .addInterned(FixedColumn.u32(ColumnNames.ID, false), HIST_BOUNDS)
         .add(f64List("bounds"))
         .build();
     Table expHist = point(TableFiles.EXP_HIST_DP)
-        .add(FixedColumn.u64("count", false))
-        .add(FixedColumn.f64("sum", true))
-        .add(FixedColumn.i32("scale", false))
-        .add(FixedColumn.u64("zero_count", false))
-        .add(FixedColumn.i32("positive_offset", false))
+        .add(FixedColumn.u64(ColumnNames.COUNT, false))
+        .add(FixedColumn.f64(ColumnNames.SUM, true))
+        .add(FixedColumn.i32(ColumnNames.SCALE, false))
+        .add(FixedColumn.u64(ColumnNames.ZERO_COUNT, false))
+        .add(FixedColumn.i32(ColumnNames.POSITIVE_OFFSET, false))
         .add(u64List("positive_bucket_counts"))
-        .add(FixedColumn.i32("negative_offset", false))
+        .add(FixedColumn.i32(ColumnNames.NEGATIVE_OFFSET, false))
         .add(u64List("negative_bucket_counts"))
-        .add(FixedColumn.u32("flags", true))
-        .add(FixedColumn.f64("min", true))
-        .add(FixedColumn.f64("max", true))
-        .add(FixedColumn.f64("zero_threshold", false))
+        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
+        .add(FixedColumn.f64(ColumnNames.MIN, true))
+        .add(FixedColumn.f64(ColumnNames.MAX, true))
+        .add(FixedColumn.f64(ColumnNames.ZERO_THRESHOLD, false))
         .build();
     Table summary = point(TableFiles.SUMMARY_DP)
-        .add(FixedColumn.u64("count", false))
-        .add(FixedColumn.f64("sum", false))
+        .add(FixedColumn.u64(ColumnNames.COUNT, false))
+        .add(FixedColumn.f64(ColumnNames.SUM, false))
         .add(f64List("quantiles"))
         .add(f64List("values"))
-        .add(FixedColumn.u32("flags", true))
+        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
         .build();
     Table dpAttrs = Attributes.table(TableFiles.DP_ATTRS, Rebase.SEQUENCE, POINTS);
     Table exemplars = Table.builder(TableFiles.EXEMPLARS)
-        .addRows(FixedColumn.u32("id", false), EXEMPLARS)
-        .addSequence(FixedColumn.u32("parent_id", false), POINTS)
-        .add(FixedColumn.timestampNs("time_unix_nano", false))
-        .add(FixedColumn.i64("int", true))
-        .add(FixedColumn.f64("double", true))
-        .add(FixedColumn.fixedBinary("span_id", 8, true))
-        .add(FixedColumn.fixedBinary("trace_id", 16, true))
+        .addRows(FixedColumn.u32(ColumnNames.ID, false), EXEMPLARS)
+        .addSequence(FixedColumn.u32(ColumnNames.PARENT_ID, false), POINTS)
+        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false))
+        .add(FixedColumn.i64(ColumnNames.INT, true))
+        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
+        .add(FixedColumn.fixedBinary(ColumnNames.SPAN_ID, 8, true))
+        .add(FixedColumn.fixedBinary(ColumnNames.TRACE_ID, 16, true))
         .build();
     Table exemplarAttrs = Attributes.table(TableFiles.EXEMPLAR_ATTRS, Rebase.ROWS, EXEMPLARS);
     return new Table[] {
@@ -216,18 +217,18 @@ public final class MetricsBatch extends Batch {
   /** The columns every point table starts with. */
   private static Table.Builder point(String file) {
     return Table.builder(file)
-        .addSequence(FixedColumn.u32("id", false), POINTS)
-        .addRows(FixedColumn.u32("parent_id", false), METRICS)
-        .add(FixedColumn.timestampNs("start_time_unix_nano", true))
-        .add(FixedColumn.timestampNs("time_unix_nano", false));
+        .addSequence(FixedColumn.u32(ColumnNames.ID, false), POINTS)
+        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), METRICS)
+        .add(FixedColumn.timestampNs(ColumnNames.START_TIME_UNIX_NANO, true))
+        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false));
   }
 
   private static ListColumn u64List(String name) {
-    return new ListColumn(name, false, FixedColumn.u64("item", false));
+    return new ListColumn(name, false, FixedColumn.u64(ColumnNames.ITEM, false));
   }
 
   private static ListColumn f64List(String name) {
-    return new ListColumn(name, false, FixedColumn.f64("item", false));
+    return new ListColumn(name, false, FixedColumn.f64(ColumnNames.ITEM, false));
   }
 
   @Override

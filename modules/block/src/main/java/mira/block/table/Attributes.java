@@ -1,5 +1,6 @@
 package mira.block.table;
 
+import mira.block.layout.ColumnNames;
 import mira.block.column.BoolColumn;
 import mira.block.column.DictColumn;
 import mira.block.column.FixedColumn;
@@ -44,15 +45,15 @@ public final class Attributes {
   public static Table table(String file, Rebase parentRebase, int parentTable) {
     return Table.builder(file)
         .attributeLayout()
-        .add(FixedColumn.u32("parent_id", false), parentRebase, parentTable)
-        .add(new DictColumn("key", false))
-        .add(FixedColumn.u8("type", false))
-        .add(VarColumn.utf8("str", true))
-        .add(FixedColumn.i64("int", true))
-        .add(FixedColumn.f64("double", true))
+        .add(FixedColumn.u32(ColumnNames.PARENT_ID, false), parentRebase, parentTable)
+        .add(new DictColumn(ColumnNames.KEY, false))
+        .add(FixedColumn.u8(ColumnNames.TYPE, false))
+        .add(VarColumn.utf8(ColumnNames.STR, true))
+        .add(FixedColumn.i64(ColumnNames.INT, true))
+        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
         .add(new BoolColumn("bool", true))
-        .add(VarColumn.binary("bytes", true))
-        .add(VarColumn.binary("ser", true))
+        .add(VarColumn.binary(ColumnNames.BYTES, true))
+        .add(VarColumn.binary(ColumnNames.SER, true))
         .build();
   }
 }

@@ -1,5 +1,6 @@
 package mira.block.table;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import java.util.Arrays;
 import mira.block.column.FixedColumn;
@@ -35,21 +36,21 @@ public final class ResourceScopeWriter {
   /** The resources table of a new batch. */
   public static Table resourcesTable() {
     return Table.builder(TableFiles.RESOURCES)
-        .add(FixedColumn.u16("id", false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u64("key", false))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
-        .add(VarColumn.utf8("schema_url", true))
-        .add(VarColumn.binary("entity_refs", true))
+        .add(FixedColumn.u16(ColumnNames.ID, false), Rebase.RESOURCE, -1)
+        .add(FixedColumn.u64(ColumnNames.KEY, false))
+        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
+        .add(VarColumn.utf8(ColumnNames.SCHEMA_URL, true))
+        .add(VarColumn.binary(ColumnNames.ENTITY_REFS, true))
         .build();
   }
 
   public static Table scopesTable() {
     return Table.builder(TableFiles.SCOPES)
-        .add(FixedColumn.u16("id", false), Rebase.SCOPE, -1)
-        .add(VarColumn.utf8("name", true))
-        .add(VarColumn.utf8("version", true))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
-        .add(VarColumn.utf8("schema_url", true))
+        .add(FixedColumn.u16(ColumnNames.ID, false), Rebase.SCOPE, -1)
+        .add(VarColumn.utf8(ColumnNames.NAME, true))
+        .add(VarColumn.utf8(ColumnNames.VERSION, true))
+        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
+        .add(VarColumn.utf8(ColumnNames.SCHEMA_URL, true))
         .build();
   }
 

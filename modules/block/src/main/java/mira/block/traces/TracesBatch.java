@@ -1,5 +1,6 @@
 package mira.block.traces;
 
+import mira.block.layout.ColumnNames;
 import mira.block.table.RootTables;
 import mira.block.layout.RootLayouts;
 import mira.block.layout.TableFiles;
@@ -100,21 +101,21 @@ public final class TracesBatch extends Batch {
     Table spans = RootTables.build(TableFiles.SPANS, RootLayouts.SPANS, SPANS);
     Table spanAttrs = Attributes.table(TableFiles.SPAN_ATTRS, Rebase.ROWS, SPANS);
     Table events = Table.builder(TableFiles.SPAN_EVENTS)
-        .addRows(FixedColumn.u32("id", false), SPAN_EVENTS)
-        .addRows(FixedColumn.u32("parent_id", false), SPANS)
-        .add(FixedColumn.timestampNs("time_unix_nano", false))
-        .add(VarColumn.utf8("name", false))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
+        .addRows(FixedColumn.u32(ColumnNames.ID, false), SPAN_EVENTS)
+        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), SPANS)
+        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false))
+        .add(VarColumn.utf8(ColumnNames.NAME, false))
+        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
         .build();
     Table eventAttrs = Attributes.table(TableFiles.SPAN_EVENT_ATTRS, Rebase.ROWS, SPAN_EVENTS);
     Table links = Table.builder(TableFiles.SPAN_LINKS)
-        .addRows(FixedColumn.u32("id", false), SPAN_LINKS)
-        .addRows(FixedColumn.u32("parent_id", false), SPANS)
-        .add(FixedColumn.fixedBinary("trace_id", 16, true))
-        .add(FixedColumn.fixedBinary("span_id", 8, true))
-        .add(VarColumn.utf8("trace_state", true))
-        .add(FixedColumn.u32("flags", true))
-        .add(FixedColumn.u32("dropped_attributes_count", false))
+        .addRows(FixedColumn.u32(ColumnNames.ID, false), SPAN_LINKS)
+        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), SPANS)
+        .add(FixedColumn.fixedBinary(ColumnNames.TRACE_ID, 16, true))
+        .add(FixedColumn.fixedBinary(ColumnNames.SPAN_ID, 8, true))
+        .add(VarColumn.utf8(ColumnNames.TRACE_STATE, true))
+        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
+        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
         .build();
     Table linkAttrs = Attributes.table(TableFiles.SPAN_LINK_ATTRS, Rebase.ROWS, SPAN_LINKS);
     return new Table[] {

@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import mira.block.read.BlockReader;
 import mira.block.read.CorruptBlockException;
@@ -32,8 +33,8 @@ public final class LogRows {
   public static LogRow[] read(BlockReader r, TableView logs, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = logs.rows();
     boolean[] sel = new boolean[total];
-    IntReader resId = IntReader.of(logs.column("resource_id"));
-    IntReader scopeId = IntReader.of(logs.column("scope_id"));
+    IntReader resId = IntReader.of(logs.column(ColumnNames.RESOURCE_ID));
+    IntReader scopeId = IntReader.of(logs.column(ColumnNames.SCOPE_ID));
     boolean[] usedRes = new boolean[1 << 16];
     boolean[] usedScope = new boolean[1 << 16];
     for (int k = 0; k < n; k++) {
@@ -43,16 +44,16 @@ public final class LogRows {
     }
     AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.LOG_ATTRS)), total, sel);
     ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
-    IntReader observed = IntReader.of(logs.column("observed_time_unix_nano"));
-    IntReader sevNum = IntReader.of(logs.column("severity_number"));
-    DictReader sevText = DictReader.of(logs, "severity_text");
-    DictReader event = DictReader.of(logs, "event_name");
-    VarReader body = VarReader.of(logs.column("body"));
-    VarReader bodySer = VarReader.of(logs.column("body_ser"));
-    IdReader traceId = IdReader.of(logs.column("trace_id"), 16);
-    IdReader spanId = IdReader.of(logs.column("span_id"), 8);
-    IntReader flags = IntReader.of(logs.column("flags"));
-    IntReader dropped = IntReader.of(logs.column("dropped_attributes_count"));
+    IntReader observed = IntReader.of(logs.column(ColumnNames.OBSERVED_TIME_UNIX_NANO));
+    IntReader sevNum = IntReader.of(logs.column(ColumnNames.SEVERITY_NUMBER));
+    DictReader sevText = DictReader.of(logs, ColumnNames.SEVERITY_TEXT);
+    DictReader event = DictReader.of(logs, ColumnNames.EVENT_NAME);
+    VarReader body = VarReader.of(logs.column(ColumnNames.BODY));
+    VarReader bodySer = VarReader.of(logs.column(ColumnNames.BODY_SER));
+    IdReader traceId = IdReader.of(logs.column(ColumnNames.TRACE_ID), 16);
+    IdReader spanId = IdReader.of(logs.column(ColumnNames.SPAN_ID), 8);
+    IntReader flags = IntReader.of(logs.column(ColumnNames.FLAGS));
+    IntReader dropped = IntReader.of(logs.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
     Scratch s = new Scratch();
     int node = r.ref().name().node();
     long seq = r.ref().name().seq();

@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import mira.block.read.BlockReader;
 import mira.block.read.CorruptBlockException;
@@ -41,13 +42,13 @@ final class ResourceScopes {
     TableView sc = Tables.get(r, TableFiles.SCOPES);
     resources = res == null ? 0 : res.rows();
     scopes = sc == null ? 0 : sc.rows();
-    resDropped = IntReader.of(res == null ? null : res.column("dropped_attributes_count"));
-    resSchema = VarReader.of(res == null ? null : res.column("schema_url"));
+    resDropped = IntReader.of(res == null ? null : res.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
+    resSchema = VarReader.of(res == null ? null : res.column(ColumnNames.SCHEMA_URL));
     resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), resources, fit(usedResources, resources));
-    scopeName = VarReader.of(sc == null ? null : sc.column("name"));
-    scopeVersion = VarReader.of(sc == null ? null : sc.column("version"));
-    scopeDropped = IntReader.of(sc == null ? null : sc.column("dropped_attributes_count"));
-    scopeSchema = VarReader.of(sc == null ? null : sc.column("schema_url"));
+    scopeName = VarReader.of(sc == null ? null : sc.column(ColumnNames.NAME));
+    scopeVersion = VarReader.of(sc == null ? null : sc.column(ColumnNames.VERSION));
+    scopeDropped = IntReader.of(sc == null ? null : sc.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
+    scopeSchema = VarReader.of(sc == null ? null : sc.column(ColumnNames.SCHEMA_URL));
     scopeAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SCOPE_ATTRS)), scopes, fit(usedScopes, scopes));
     resourceById = new Resource[resources];
     scopeById = new Scope[scopes];

@@ -1,5 +1,6 @@
 package mira.query.rows;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +33,8 @@ public final class SpanRows {
   public static SpanRow[] read(BlockReader r, TableView spans, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = spans.rows();
     boolean[] sel = new boolean[total];
-    IntReader resId = IntReader.of(spans.column("resource_id"));
-    IntReader scopeId = IntReader.of(spans.column("scope_id"));
+    IntReader resId = IntReader.of(spans.column(ColumnNames.RESOURCE_ID));
+    IntReader scopeId = IntReader.of(spans.column(ColumnNames.SCOPE_ID));
     boolean[] usedRes = new boolean[1 << 16];
     boolean[] usedScope = new boolean[1 << 16];
     for (int k = 0; k < n; k++) {
@@ -46,30 +47,30 @@ public final class SpanRows {
     Child events = new Child(r, TableFiles.SPAN_EVENTS, TableFiles.SPAN_EVENT_ATTRS, total, sel);
     Child links = new Child(r, TableFiles.SPAN_LINKS, TableFiles.SPAN_LINK_ATTRS, total, sel);
 
-    IdReader traceId = IdReader.of(spans.column("trace_id"), 16);
-    IdReader spanId = IdReader.of(spans.column("span_id"), 8);
-    IdReader parentSpanId = IdReader.of(spans.column("parent_span_id"), 8);
-    VarReader traceState = VarReader.of(spans.column("trace_state"));
-    IntReader flags = IntReader.of(spans.column("flags"));
-    VarReader name = VarReader.of(spans.column("name"));
-    IntReader kind = IntReader.of(spans.column("kind"));
-    IntReader start = IntReader.of(spans.column("start_time_unix_nano"));
-    IntReader end = IntReader.of(spans.column("end_time_unix_nano"));
-    IntReader duration = IntReader.of(spans.column("duration_nano"));
-    IntReader statusCode = IntReader.of(spans.column("status_code"));
-    VarReader statusMessage = VarReader.of(spans.column("status_message"));
-    IntReader dropped = IntReader.of(spans.column("dropped_attributes_count"));
-    IntReader droppedEvents = IntReader.of(spans.column("dropped_events_count"));
-    IntReader droppedLinks = IntReader.of(spans.column("dropped_links_count"));
+    IdReader traceId = IdReader.of(spans.column(ColumnNames.TRACE_ID), 16);
+    IdReader spanId = IdReader.of(spans.column(ColumnNames.SPAN_ID), 8);
+    IdReader parentSpanId = IdReader.of(spans.column(ColumnNames.PARENT_SPAN_ID), 8);
+    VarReader traceState = VarReader.of(spans.column(ColumnNames.TRACE_STATE));
+    IntReader flags = IntReader.of(spans.column(ColumnNames.FLAGS));
+    VarReader name = VarReader.of(spans.column(ColumnNames.NAME));
+    IntReader kind = IntReader.of(spans.column(ColumnNames.KIND));
+    IntReader start = IntReader.of(spans.column(ColumnNames.START_TIME_UNIX_NANO));
+    IntReader end = IntReader.of(spans.column(ColumnNames.END_TIME_UNIX_NANO));
+    IntReader duration = IntReader.of(spans.column(ColumnNames.DURATION_NANO));
+    IntReader statusCode = IntReader.of(spans.column(ColumnNames.STATUS_CODE));
+    VarReader statusMessage = VarReader.of(spans.column(ColumnNames.STATUS_MESSAGE));
+    IntReader dropped = IntReader.of(spans.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
+    IntReader droppedEvents = IntReader.of(spans.column(ColumnNames.DROPPED_EVENTS_COUNT));
+    IntReader droppedLinks = IntReader.of(spans.column(ColumnNames.DROPPED_LINKS_COUNT));
 
-    IntReader evTime = IntReader.of(events.table == null ? null : events.table.column("time_unix_nano"));
-    VarReader evName = VarReader.of(events.table == null ? null : events.table.column("name"));
-    IntReader evDropped = IntReader.of(events.table == null ? null : events.table.column("dropped_attributes_count"));
-    IdReader lnTrace = IdReader.of(links.table == null ? null : links.table.column("trace_id"), 16);
-    IdReader lnSpan = IdReader.of(links.table == null ? null : links.table.column("span_id"), 8);
-    VarReader lnState = VarReader.of(links.table == null ? null : links.table.column("trace_state"));
-    IntReader lnFlags = IntReader.of(links.table == null ? null : links.table.column("flags"));
-    IntReader lnDropped = IntReader.of(links.table == null ? null : links.table.column("dropped_attributes_count"));
+    IntReader evTime = IntReader.of(events.table == null ? null : events.table.column(ColumnNames.TIME_UNIX_NANO));
+    VarReader evName = VarReader.of(events.table == null ? null : events.table.column(ColumnNames.NAME));
+    IntReader evDropped = IntReader.of(events.table == null ? null : events.table.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
+    IdReader lnTrace = IdReader.of(links.table == null ? null : links.table.column(ColumnNames.TRACE_ID), 16);
+    IdReader lnSpan = IdReader.of(links.table == null ? null : links.table.column(ColumnNames.SPAN_ID), 8);
+    VarReader lnState = VarReader.of(links.table == null ? null : links.table.column(ColumnNames.TRACE_STATE));
+    IntReader lnFlags = IntReader.of(links.table == null ? null : links.table.column(ColumnNames.FLAGS));
+    IntReader lnDropped = IntReader.of(links.table == null ? null : links.table.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
 
     Scratch s = new Scratch();
     int node = r.ref().name().node();
@@ -115,7 +116,7 @@ public final class SpanRows {
     Child(BlockReader r, String file, String attrFile, int spans, boolean[] selectedSpans) throws CorruptBlockException {
       table = Tables.get(r, file);
       int rows = table == null ? 0 : table.rows();
-      children = Children.of(IntReader.of(table == null ? null : table.column("parent_id")), rows, spans, selectedSpans);
+      children = Children.of(IntReader.of(table == null ? null : table.column(ColumnNames.PARENT_ID)), rows, spans, selectedSpans);
       boolean[] used = new boolean[rows];
       for (int p = 0; p < spans; p++) {
         if (selectedSpans[p]) {

@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -79,14 +80,14 @@ final class RowFilter {
   private long[] times() {
     long[] t = new long[rows];
     if (signal == Signal.LOGS) {
-      IntReader c = IntReader.of(root.column("time_unix_nano"));
+      IntReader c = IntReader.of(root.column(ColumnNames.TIME_UNIX_NANO));
       for (int i = 0; i < rows; i++) {
         t[i] = c.get(i);
       }
       return t;
     }
-    IntReader start = IntReader.of(root.column("start_time_unix_nano"));
-    IntReader end = IntReader.of(root.column("end_time_unix_nano"));
+    IntReader start = IntReader.of(root.column(ColumnNames.START_TIME_UNIX_NANO));
+    IntReader end = IntReader.of(root.column(ColumnNames.END_TIME_UNIX_NANO));
     long fallback = ref.name().maxTime();
     for (int i = 0; i < rows; i++) {
       long s = start.getOr(i, 0);
@@ -157,8 +158,8 @@ final class RowFilter {
       // No level of this block has the key at all.
       return absent ? m : 0;
     }
-    IntReader resId = IntReader.of(root.column("resource_id"));
-    IntReader scopeId = IntReader.of(root.column("scope_id"));
+    IntReader resId = IntReader.of(root.column(ColumnNames.RESOURCE_ID));
+    IntReader scopeId = IntReader.of(root.column(ColumnNames.SCOPE_ID));
     // Resources and scopes number in the tens: when none matched (the usual case for a record-level
     // key), the row's own mark decides and their id columns are not read at all.
     boolean anyRes = anyTrue(res);
@@ -203,7 +204,7 @@ final class RowFilter {
       return false;
     }
     // A child id is its row in the child table, not a span row: parent_id is the hop.
-    IntReader parent = IntReader.of(children.column("parent_id"));
+    IntReader parent = IntReader.of(children.column(ColumnNames.PARENT_ID));
     for (int e = 0; e < marked.length; e++) {
       if (marked[e]) {
         int p = parent.getInt(e);
@@ -316,8 +317,8 @@ final class RowFilter {
 
   /** The log body, compared by its stored type like an attribute value. */
   private int body(boolean exists, boolean want, ValueMatcher vm, int[] cand, int m) throws WireException {
-    VarReader body = VarReader.of(root.column("body"));
-    VarReader ser = VarReader.of(root.column("body_ser"));
+    VarReader body = VarReader.of(root.column(ColumnNames.BODY));
+    VarReader ser = VarReader.of(root.column(ColumnNames.BODY_SER));
     AnyValueReader any = null;
     int out = 0;
     for (int k = 0; k < m; k++) {
@@ -360,8 +361,8 @@ final class RowFilter {
     byte[] needle = t.text().getBytes(StandardCharsets.UTF_8);
     int out = 0;
     if (signal == Signal.LOGS) {
-      VarReader body = VarReader.of(root.column("body"));
-      VarReader ser = VarReader.of(root.column("body_ser"));
+      VarReader body = VarReader.of(root.column(ColumnNames.BODY));
+      VarReader ser = VarReader.of(root.column(ColumnNames.BODY_SER));
       for (int k = 0; k < m; k++) {
         int i = cand[k];
         boolean ok;
@@ -380,8 +381,8 @@ final class RowFilter {
       }
       return out;
     }
-    VarReader name = VarReader.of(root.column("name"));
-    VarReader message = VarReader.of(root.column("status_message"));
+    VarReader name = VarReader.of(root.column(ColumnNames.NAME));
+    VarReader message = VarReader.of(root.column(ColumnNames.STATUS_MESSAGE));
     for (int k = 0; k < m; k++) {
       int i = cand[k];
       boolean ok = false;

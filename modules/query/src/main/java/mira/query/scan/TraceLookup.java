@@ -1,5 +1,6 @@
 package mira.query.scan;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class TraceLookup {
           return;
         }
         int n = spans.rows();
-        IdReader trace = IdReader.of(spans.column("trace_id"), 16);
+        IdReader trace = IdReader.of(spans.column(ColumnNames.TRACE_ID), 16);
         int[] rows = new int[16];
         int m = 0;
         for (int i = 0; i < n; i++) {

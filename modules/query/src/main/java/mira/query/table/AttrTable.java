@@ -1,5 +1,6 @@
 package mira.query.table;
 
+import mira.block.layout.ColumnNames;
 import mira.block.read.TableView;
 import mira.block.table.Attributes;
 import mira.query.doc.Op;
@@ -25,15 +26,15 @@ public final class AttrTable {
 
   private AttrTable(TableView t) {
     this.rows = t == null ? 0 : t.rows();
-    this.parent = IntReader.of(t == null ? null : t.column("parent_id"));
-    this.key = DictReader.of(t, "key");
-    this.type = IntReader.of(t == null ? null : t.column("type"));
-    this.str = VarReader.of(t == null ? null : t.column("str"));
-    this.i64 = IntReader.of(t == null ? null : t.column("int"));
-    this.f64 = IntReader.of(t == null ? null : t.column("double"));
-    this.bool = BoolReader.of(t == null ? null : t.column("bool"));
-    this.bytes = VarReader.of(t == null ? null : t.column("bytes"));
-    this.ser = VarReader.of(t == null ? null : t.column("ser"));
+    this.parent = IntReader.of(t == null ? null : t.column(ColumnNames.PARENT_ID));
+    this.key = DictReader.of(t, ColumnNames.KEY);
+    this.type = IntReader.of(t == null ? null : t.column(ColumnNames.TYPE));
+    this.str = VarReader.of(t == null ? null : t.column(ColumnNames.STR));
+    this.i64 = IntReader.of(t == null ? null : t.column(ColumnNames.INT));
+    this.f64 = IntReader.of(t == null ? null : t.column(ColumnNames.DOUBLE));
+    this.bool = BoolReader.of(t == null ? null : t.column(ColumnNames.BOOL));
+    this.bytes = VarReader.of(t == null ? null : t.column(ColumnNames.BYTES));
+    this.ser = VarReader.of(t == null ? null : t.column(ColumnNames.SER));
   }
 
   /** The table, or an empty one for null (a block with no such file). */
