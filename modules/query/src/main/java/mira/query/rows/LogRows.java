@@ -32,18 +32,10 @@ public final class LogRows {
    */
   public static LogRow[] read(BlockReader r, TableView logs, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = logs.rows();
-    boolean[] sel = new boolean[total];
-    IntReader resId = IntReader.of(logs.column(ColumnNames.RESOURCE_ID));
-    IntReader scopeId = IntReader.of(logs.column(ColumnNames.SCOPE_ID));
-    boolean[] usedRes = new boolean[1 << 16];
-    boolean[] usedScope = new boolean[1 << 16];
-    for (int k = 0; k < n; k++) {
-      sel[rows[k]] = true;
-      usedRes[resId.getInt(rows[k])] = true;
-      usedScope[scopeId.getInt(rows[k])] = true;
-    }
+    Selected selected = new Selected(r, logs, rows, n);
+    boolean[] sel = selected.rows;
     AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.LOG_ATTRS)), total, sel);
-    ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
+    ResourceScopes env = selected.envelopes;
     IntReader observed = IntReader.of(logs.column(ColumnNames.OBSERVED_TIME_UNIX_NANO));
     IntReader sevNum = IntReader.of(logs.column(ColumnNames.SEVERITY_NUMBER));
     DictReader sevText = DictReader.of(logs, ColumnNames.SEVERITY_TEXT);
@@ -73,7 +65,7 @@ public final class LogRows {
         out[k] = new LogRow(times[k], node, seq, i, observed.getOr(i, 0), (int) sevNum.getOr(i, 0),
             ResourceScopes.orEmpty(sevText.string(i)), ResourceScopes.orEmpty(event.string(i)), b,
             traceId.hex(i), spanId.hex(i), flags.getOr(i, 0), attrs.get(i, s), dropped.getOr(i, 0),
-            env.resource(resId.getInt(i), s), env.scope(scopeId.getInt(i), s));
+            env.resource(selected.resourceId.getInt(i), s), env.scope(selected.scopeId.getInt(i), s));
       }
     } catch (WireException e) {
       throw new CorruptBlockException(r.ref().dir(), TableFiles.LOGS, "cannot read row: " + e.getMessage());

@@ -32,18 +32,10 @@ public final class SpanRows {
    */
   public static SpanRow[] read(BlockReader r, TableView spans, int[] rows, long[] times, int n) throws CorruptBlockException {
     int total = spans.rows();
-    boolean[] sel = new boolean[total];
-    IntReader resId = IntReader.of(spans.column(ColumnNames.RESOURCE_ID));
-    IntReader scopeId = IntReader.of(spans.column(ColumnNames.SCOPE_ID));
-    boolean[] usedRes = new boolean[1 << 16];
-    boolean[] usedScope = new boolean[1 << 16];
-    for (int k = 0; k < n; k++) {
-      sel[rows[k]] = true;
-      usedRes[resId.getInt(rows[k])] = true;
-      usedScope[scopeId.getInt(rows[k])] = true;
-    }
+    Selected selected = new Selected(r, spans, rows, n);
+    boolean[] sel = selected.rows;
     AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), total, sel);
-    ResourceScopes env = new ResourceScopes(r, usedRes, usedScope);
+    ResourceScopes env = selected.envelopes;
     Child events = new Child(r, TableFiles.SPAN_EVENTS, TableFiles.SPAN_EVENT_ATTRS, total, sel);
     Child links = new Child(r, TableFiles.SPAN_LINKS, TableFiles.SPAN_LINK_ATTRS, total, sel);
 
@@ -99,7 +91,7 @@ public final class SpanRows {
             ResourceScopes.orEmpty(name.string(i)), (int) kind.getOr(i, 0), startTime, end.getOr(i, 0),
             duration.getOr(i, 0), (int) statusCode.getOr(i, 0), ResourceScopes.orEmpty(statusMessage.string(i)),
             attrs.get(i, s), dropped.getOr(i, 0), evs, droppedEvents.getOr(i, 0), lns, droppedLinks.getOr(i, 0),
-            env.resource(resId.getInt(i), s), env.scope(scopeId.getInt(i), s));
+            env.resource(selected.resourceId.getInt(i), s), env.scope(selected.scopeId.getInt(i), s));
       }
     } catch (WireException e) {
       throw new CorruptBlockException(r.ref().dir(), TableFiles.SPANS, "cannot read row: " + e.getMessage());
