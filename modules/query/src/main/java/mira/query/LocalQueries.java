@@ -1,5 +1,7 @@
 package mira.query;
 
+import mira.query.result.MetricList;
+import mira.query.result.SeriesResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
@@ -192,25 +194,23 @@ public final class LocalQueries implements AutoCloseable {
   /**
    * The metrics with a data point in the window, with type, unit and description. {@code from}
    * and {@code to} are time strings (null: the last hour).
-   *
-   * @return the response document of {@code GET /api/v1/metrics}
    */
-  public byte[] metrics(String from, String to) throws QueryException, BusyException, IOException {
+  public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
     Window w = Documents.window(from, to, now());
     return call(() -> MetricNames.run(engine, w));
   }
 
-  /** Runs a parsed series query; returns the response document of {@code POST /api/v1/series}. */
-  public byte[] series(SeriesQuery q) throws BusyException, IOException {
-    try {
-      return call(() -> SeriesScan.run(engine, q));
-    } catch (QueryException e) {
-      throw new IllegalStateException("a parsed query was refused", e);
-    }
+  /**
+   * Runs a parsed series query.
+   *
+   * @throws QueryException if its function has no meaning for a metric it reads (rate of a gauge)
+   */
+  public SeriesResult series(SeriesQuery q) throws QueryException, BusyException, IOException {
+    return call(() -> SeriesScan.run(engine, q));
   }
 
-  /** Parses and runs a series document; returns the response document. */
-  public byte[] series(byte[] document) throws QueryException, BusyException, IOException {
+  /** Parses and runs a series document ({@code POST /api/v1/series}). */
+  public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
     return series(Documents.series(document, now()));
   }
 

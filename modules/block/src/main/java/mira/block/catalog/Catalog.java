@@ -1,6 +1,5 @@
 package mira.block.catalog;
 
-import mira.block.catalog.BlockRef;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package mira.block.codec;
 
-import mira.block.codec.Shape;
 import com.github.luben.zstd.Zstd;
 import java.nio.ByteBuffer;
 import org.apache.arrow.memory.ArrowBuf;

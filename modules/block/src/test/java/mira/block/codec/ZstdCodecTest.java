@@ -1,7 +1,5 @@
 package mira.block.codec;
 
-import mira.block.codec.ZstdCodec;
-import mira.block.codec.Shape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

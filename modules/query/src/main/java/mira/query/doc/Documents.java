@@ -35,7 +35,8 @@ public final class Documents {
   public static final int MAX_TERMS = 64;
 
   public static final List<String> SEARCH_KEYS = List.of("signal", "from", "to", "where", "limit", "after");
-  public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "max_series", "max_points");
+  public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "max_series", "max_points",
+      "step", "fn", "quantile", "group_by", "agg");
   static final List<String> SUBJECTS = List.of("attr", "field", "text");
 
   private static final JsonFactory JSON = JsonFactory.builder()
@@ -114,6 +115,11 @@ public final class Documents {
     List<RawTerm> where = List.of();
     int maxSeries = DEFAULT_MAX_SERIES;
     int maxPoints = DEFAULT_MAX_POINTS;
+    String step = null;
+    String fn = null;
+    double quantile = Double.NaN;
+    List<String> groupBy = null;
+    String agg = null;
     try (JsonParser p = open(json)) {
       Set<String> seen = new HashSet<>();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -129,6 +135,11 @@ public final class Documents {
           case "where" -> where = terms(p);
           case "max_series" -> maxSeries = bounded(p, "max_series", 1, MAX_SERIES);
           case "max_points" -> maxPoints = bounded(p, "max_points", 1, MAX_POINTS);
+          case "step" -> step = string(p, "step");
+          case "fn" -> fn = string(p, "fn");
+          case "quantile" -> quantile = SeriesFns.quantile(p);
+          case "group_by" -> groupBy = SeriesFns.keys(p);
+          case "agg" -> agg = string(p, "agg");
           default -> throw unknownKey(key, "the series document", SERIES_KEYS);
         }
       }
@@ -148,7 +159,8 @@ public final class Documents {
     if (name != null && name.isEmpty()) {
       throw new QueryException("name: empty; leave it out to read every metric in the window");
     }
-    return new SeriesQuery(name, w.from(), w.to(), terms, maxSeries, maxPoints);
+    SeriesFn f = SeriesFns.resolve(step, fn, quantile, groupBy, agg, w);
+    return new SeriesQuery(name, w.from(), w.to(), terms, maxSeries, maxPoints, f);
   }
 
   /**

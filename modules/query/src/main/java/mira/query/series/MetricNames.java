@@ -1,8 +1,6 @@
 package mira.query.series;
 
-import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
-import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,19 +10,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.read.BlockReader;
 import mira.block.catalog.BlockRef;
-import mira.block.catalog.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
+import mira.query.result.MetricList;
 import mira.query.result.Refused;
 import mira.query.result.Stats;
 import mira.query.doc.Window;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
-import mira.query.render.ResponseJson;
-import mira.query.render.Json;
 import mira.query.scan.Engine;
-import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
 import mira.query.table.IntReader;
@@ -53,7 +48,7 @@ public final class MetricNames {
     }
   }
 
-  public static byte[] run(Engine engine, Window w) throws IOException {
+  public static MetricList run(Engine engine, Window w) throws IOException {
     long started = System.nanoTime();
     Sources sources = engine.sources(Signal.METRICS, w.from(), w.to());
     List<BlockRef> listed = sources.refs();
@@ -80,22 +75,11 @@ public final class MetricNames {
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
-    return Json.render((JsonGenerator g) -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart("metrics");
-      for (Entry e : found) {
-        g.writeStartObject();
-        g.writeStringField("name", e.name());
-        g.writeStringField("type", e.type());
-        g.writeStringField("unit", e.unit());
-        g.writeStringField("description", e.description());
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      ResponseJson.stats(g, stats);
-      ResponseJson.refused(g, ref);
-      g.writeEndObject();
-    });
+    List<MetricList.Metric> out = new ArrayList<>(found.size());
+    for (Entry e : found) {
+      out.add(new MetricList.Metric(e.name(), e.type(), e.unit(), e.description()));
+    }
+    return new MetricList(out, stats, ref);
   }
 
   private static List<Entry> scan(BlockReader r, Window w, LongAdder points, LongAdder inWindow)
@@ -111,8 +95,8 @@ public final class MetricNames {
       if (t == null) {
         continue;
       }
-      IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
-      IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
+      IntReader parent = IntReader.of(t.column("parent_id"));
+      IntReader time = IntReader.of(t.column("time_unix_nano"));
       int rows = t.rows();
       long in = 0;
       for (int j = 0; j < rows; j++) {
@@ -128,10 +112,10 @@ public final class MetricNames {
       points.add(rows);
       inWindow.add(in);
     }
-    VarReader name = VarReader.of(metrics.column(ColumnNames.NAME));
-    VarReader unit = VarReader.of(metrics.column(ColumnNames.UNIT));
-    VarReader description = VarReader.of(metrics.column(ColumnNames.DESCRIPTION));
-    IntReader type = IntReader.of(metrics.column(ColumnNames.TYPE));
+    VarReader name = VarReader.of(metrics.column("name"));
+    VarReader unit = VarReader.of(metrics.column("unit"));
+    VarReader description = VarReader.of(metrics.column("description"));
+    IntReader type = IntReader.of(metrics.column("type"));
     List<Entry> out = new ArrayList<>();
     for (int m = 0; m < n; m++) {
       if (seen[m]) {

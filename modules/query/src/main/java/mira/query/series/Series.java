@@ -3,6 +3,8 @@ package mira.query.series;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import mira.query.result.Attribute;
+import mira.query.result.SeriesResult;
 import mira.query.doc.Cursor;
 
 /**
@@ -11,13 +13,30 @@ import mira.query.doc.Cursor;
  * {@code maxPoints}, and the rest are counted as dropped, so memory is bounded while scanning.
  */
 final class Series {
-  /** A data point: its place in the total order, its value and the JSON of its exemplars. */
-  record Point(long time, int node, long seq, int id, int kind, long l, double d, byte[][] exemplars) {}
+  /** A data point: its place in the total order, its value (kinds of {@link SeriesResult}) and its exemplars. */
+  record Point(long time, int node, long seq, int id, int kind, long l, double d, long start,
+      SeriesResult.Exemplar[] exemplars, long[] counts, double[] bounds) {
+    Point(long time, int node, long seq, int id, int kind, long l, double d, SeriesResult.Exemplar[] exemplars) {
+      this(time, node, seq, id, kind, l, d, 0, exemplars, null, null);
+    }
 
-  static final int NULL = 0;
-  static final int LONG = 1;
-  static final int DOUBLE = 2;
-  static final int UNSIGNED = 3;
+    /** The value as a double (NaN if none); unsigned counts read as unsigned. */
+    double value() {
+      return switch (kind) {
+        case LONG -> l;
+        case UNSIGNED -> l >= 0 ? l : (double) (l >>> 1) * 2.0 + (l & 1);
+        case DOUBLE -> d;
+        default -> Double.NaN;
+      };
+    }
+  }
+
+  static final SeriesResult.Exemplar[] NO_EXEMPLARS = new SeriesResult.Exemplar[0];
+
+  static final int NULL = SeriesResult.NULL;
+  static final int LONG = SeriesResult.LONG;
+  static final int DOUBLE = SeriesResult.DOUBLE;
+  static final int UNSIGNED = SeriesResult.UNSIGNED;
 
   /** Newest first: (time, node, seq, point id) descending. */
   static final Comparator<Point> NEWEST_FIRST = (a, b) ->
@@ -27,13 +46,18 @@ final class Series {
   final String type;
   final String unit;
   final String description;
-  final byte[] resource;
-  final byte[] attributes;
+  final List<Attribute> resource;
+  final List<Attribute> attributes;
+  /** aggregation_temporality of the metric (0 unspecified, 1 delta, 2 cumulative). */
+  int temporality;
+  /** Whether the metric is a monotonic sum (histogram and summary halves count as monotonic). */
+  boolean monotonic;
   private final int maxPoints;
   private List<Point> points = new ArrayList<>();
   private long dropped;
 
-  Series(String name, String type, String unit, String description, byte[] resource, byte[] attributes, int maxPoints) {
+  Series(String name, String type, String unit, String description, List<Attribute> resource, List<Attribute> attributes,
+      int maxPoints) {
     this.name = name;
     this.type = type;
     this.unit = unit;
@@ -73,6 +97,20 @@ final class Series {
     List<Point> out = new ArrayList<>(points);
     out.sort(NEWEST_FIRST.reversed());
     return out;
+  }
+
+  /** The typed series: the kept points oldest first, their exemplars in the same order. */
+  SeriesResult.Series result() {
+    List<Point> pts = finish();
+    List<SeriesResult.Point> out = new ArrayList<>(pts.size());
+    List<SeriesResult.Exemplar> ex = new ArrayList<>();
+    for (Point p : pts) {
+      out.add(new SeriesResult.Point(p.time(), p.kind(), p.l(), p.d()));
+      for (SeriesResult.Exemplar x : p.exemplars()) {
+        ex.add(x);
+      }
+    }
+    return new SeriesResult.Series(name, type, unit, description, resource, attributes, out, ex, dropped);
   }
 
   /** Points held right now (before the final cap). */

@@ -1,6 +1,5 @@
 package mira.query.series;
 
-import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -12,13 +11,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.read.BlockReader;
 import mira.block.catalog.BlockRef;
-import mira.block.catalog.Catalog;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.proto.wire.Signal;
 import mira.proto.wire.WireException;
+import mira.query.result.Attribute;
+import mira.query.result.QueryException;
 import mira.query.result.Refused;
+import mira.query.result.SeriesResult;
 import mira.query.result.Stats;
+import mira.query.doc.Documents;
 import mira.query.doc.Op;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Term;
@@ -26,13 +28,12 @@ import mira.query.match.ValueMatcher;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
 import mira.query.rows.AttrLists;
-import mira.query.render.ResponseJson;
 import mira.query.render.Json;
 import mira.query.scan.Engine;
-import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
 import mira.query.table.AttrTable;
+import mira.query.table.BoolReader;
 import mira.query.table.IdReader;
 import mira.query.table.IntReader;
 import mira.query.table.Scratch;
@@ -61,26 +62,34 @@ public final class SeriesScan {
 
   private SeriesScan() {}
 
-  public static byte[] run(Engine engine, SeriesQuery q) throws IOException {
+  /**
+   * Runs a parsed series query.
+   *
+   * @throws IOException if the data directory cannot be listed (a damaged block is not an error:
+   *     it is listed in {@link SeriesResult#refused()})
+   */
+  public static SeriesResult run(Engine engine, SeriesQuery q) throws IOException, QueryException {
     long started = System.nanoTime();
     Sources sources = engine.sources(Signal.METRICS, q.from(), q.to());
     List<BlockRef> listed = sources.refs();
     List<Term> terms = new ArrayList<>(q.where());
     Probe probe = new Probe(Signal.METRICS, q.from(), q.to(), null, null, terms);
     Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
-    List<BlockRef> todo = selected.blocks();
-    SeriesSet exact = new SeriesSet(q.maxSeries());
-    SeriesSet suffix = new SeriesSet(q.maxSeries());
+    // With a function, the caps apply to its output: the stored series are read up to the hard limits.
+    int maxSeries = q.fn() == null ? q.maxSeries() : Documents.MAX_SERIES;
+    int maxPoints = q.fn() == null ? q.maxPoints() : Documents.MAX_POINTS;
+    SeriesSet exact = new SeriesSet(maxSeries);
+    SeriesSet suffix = new SeriesSet(maxSeries);
     AtomicInteger scanned = new AtomicInteger();
     LongAdder points = new LongAdder();
     LongAdder matched = new LongAdder();
     List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
-    Waves.run(todo, b -> false, block -> {
+    Waves.run(selected.blocks(), b -> false, block -> {
       try (BlockReader r = engine.open(sources, block)) {
-        SeriesSet e = new SeriesSet(q.maxSeries());
-        SeriesSet s = new SeriesSet(q.maxSeries());
+        SeriesSet e = new SeriesSet(maxSeries);
+        SeriesSet s = new SeriesSet(maxSeries);
         long[] counts = new long[2];
-        scan(r, q, e, s, counts);
+        scan(r, q, maxPoints, e, s, counts);
         synchronized (exact) {
           exact.merge(e);
           suffix.merge(s);
@@ -98,67 +107,14 @@ public final class SeriesScan {
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
-    return render(chosen, stats, ref);
-  }
-
-  private static byte[] render(SeriesSet set, Stats stats, List<Refused> refused) {
-    return Json.render((JsonGenerator g) -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart("series");
-      for (Series s : set.series()) {
-        List<Series.Point> pts = s.finish();
-        g.writeStartObject();
-        g.writeStringField("name", s.name);
-        g.writeStringField("type", s.type);
-        g.writeStringField("unit", s.unit);
-        g.writeStringField("description", s.description);
-        g.writeObjectFieldStart("resource");
-        g.writeFieldName("attributes");
-        g.writeRawValue(new String(s.resource, StandardCharsets.UTF_8));
-        g.writeEndObject();
-        g.writeFieldName("attributes");
-        g.writeRawValue(new String(s.attributes, StandardCharsets.UTF_8));
-        g.writeArrayFieldStart("points");
-        for (Series.Point p : pts) {
-          g.writeStartObject();
-          g.writeStringField("time_unix_nano", Long.toString(p.time()));
-          g.writeFieldName("value");
-          value(g, p.kind(), p.l(), p.d());
-          g.writeEndObject();
-        }
-        g.writeEndArray();
-        g.writeArrayFieldStart("exemplars");
-        for (Series.Point p : pts) {
-          for (byte[] x : p.exemplars()) {
-            g.writeRawValue(new String(x, StandardCharsets.UTF_8));
-          }
-        }
-        g.writeEndArray();
-        g.writeStringField("dropped_points", Long.toString(s.dropped()));
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      g.writeObjectFieldStart("stats");
-      g.writeNumberField("blocks_total", stats.blocksTotal());
-      g.writeNumberField("blocks_pruned", stats.blocksPruned());
-      g.writeNumberField("blocks_scanned", stats.blocksScanned());
-      g.writeStringField("points_scanned", Long.toString(stats.rowsScanned()));
-      g.writeStringField("points_matched", Long.toString(stats.rowsMatched()));
-      g.writeStringField("dropped_series", Long.toString(set.droppedSeries()));
-      g.writeStringField("took_ms", Long.toString(stats.tookMs()));
-      g.writeEndObject();
-      ResponseJson.refused(g, refused);
-      g.writeEndObject();
-    });
-  }
-
-  static void value(JsonGenerator g, int kind, long l, double d) throws IOException {
-    switch (kind) {
-      case Series.LONG -> g.writeString(Long.toString(l));
-      case Series.UNSIGNED -> g.writeString(Long.toUnsignedString(l));
-      case Series.DOUBLE -> g.writeNumber(d);
-      default -> g.writeNull();
+    if (q.fn() != null) {
+      return SeriesFunctions.apply(chosen, q, stats, ref);
     }
+    List<SeriesResult.Series> out = new ArrayList<>(chosen.size());
+    for (Series s : chosen.series()) {
+      out.add(s.result());
+    }
+    return new SeriesResult(out, chosen.droppedSeries(), stats, ref);
   }
 
   /** One term's marks at each level a data point can be reached from. */
@@ -173,39 +129,66 @@ public final class SeriesScan {
     }
   }
 
+  /** The metrics table of one block: its columns, and how each metric row takes part. */
+  private record MetricRows(int rows, VarReader name, IntReader type, VarReader unit, VarReader description,
+      IntReader resId, IntReader scopeId, IntReader temporality, BoolReader monotonic, String[] names, int[] mode,
+      boolean[] toSuffix, boolean anySelected) {}
+
+  /** One block's point tables ({@link #POINT_TABLES} order, null if absent) and their row total. */
+  private record PointTables(TableView[] tables, int total) {}
+
   /** counts[0] += points scanned, counts[1] += points that matched. */
-  private static void scan(BlockReader r, SeriesQuery q, SeriesSet exact, SeriesSet suffix, long[] counts)
+  private static void scan(BlockReader r, SeriesQuery q, int maxPoints, SeriesSet exact, SeriesSet suffix,
+      long[] counts)
       throws CorruptBlockException {
     TableView metrics = Tables.get(r, TableFiles.METRICS);
     if (metrics == null) {
       return;
     }
-    int nm = metrics.rows();
-    VarReader name = VarReader.of(metrics.column(ColumnNames.NAME));
-    IntReader type = IntReader.of(metrics.column(ColumnNames.TYPE));
-    VarReader unit = VarReader.of(metrics.column(ColumnNames.UNIT));
-    VarReader description = VarReader.of(metrics.column(ColumnNames.DESCRIPTION));
-    IntReader resId = IntReader.of(metrics.column(ColumnNames.RESOURCE_ID));
-    IntReader scopeId = IntReader.of(metrics.column(ColumnNames.SCOPE_ID));
+    MetricRows mr = metricRows(metrics, q.name());
+    PointTables pt = pointTables(r);
+    counts[0] += pt.total();
+    if (!mr.anySelected() || pt.total() == 0) {
+      return;
+    }
+    Scratch scratch = new Scratch();
+    List<Marks> marks = marks(r, q.where(), mr.rows(), pt.total(), scratch);
+    boolean[] in = new boolean[pt.total()];
+    int matched = match(pt, mr, marks, q.from(), q.to(), in);
+    counts[1] += matched;
+    if (matched == 0) {
+      return;
+    }
+    try {
+      boolean withBuckets = q.fn() != null && q.fn().fn().equals("quantile");
+      collect(r, pt, mr, in, maxPoints, withBuckets, exact, suffix, scratch);
+    } catch (WireException e) {
+      throw new CorruptBlockException(r.ref().dir(), TableFiles.METRICS, "cannot read a series: " + e.getMessage());
+    }
+  }
 
-    // Which metrics take part, and into which set.
+  /** Which metric rows take part, and into which set: exact name, or a histogram's half. */
+  private static MetricRows metricRows(TableView metrics, String wanted) {
+    int nm = metrics.rows();
+    VarReader name = VarReader.of(metrics.column("name"));
+    IntReader type = IntReader.of(metrics.column("type"));
     int[] mode = new int[nm];
     boolean[] toSuffix = new boolean[nm];
     String[] names = new String[nm];
     boolean anySelected = false;
     String base = null;
     int suffixMode = SKIP;
-    if (q.name() != null && q.name().endsWith(".count")) {
-      base = q.name().substring(0, q.name().length() - 6);
+    if (wanted != null && wanted.endsWith(".count")) {
+      base = wanted.substring(0, wanted.length() - 6);
       suffixMode = COUNT_ONLY;
-    } else if (q.name() != null && q.name().endsWith(".sum")) {
-      base = q.name().substring(0, q.name().length() - 4);
+    } else if (wanted != null && wanted.endsWith(".sum")) {
+      base = wanted.substring(0, wanted.length() - 4);
       suffixMode = SUM_ONLY;
     }
     for (int m = 0; m < nm; m++) {
       String n = name.string(m);
       names[m] = n == null ? "" : n;
-      if (q.name() == null || names[m].equals(q.name())) {
+      if (wanted == null || names[m].equals(wanted)) {
         mode[m] = WHOLE;
       } else if (base != null && names[m].equals(base) && MetricTypes.derived(type.getInt(m))) {
         mode[m] = suffixMode;
@@ -213,23 +196,29 @@ public final class SeriesScan {
       }
       anySelected |= mode[m] != SKIP;
     }
+    return new MetricRows(nm, name, type, VarReader.of(metrics.column("unit")),
+        VarReader.of(metrics.column("description")), IntReader.of(metrics.column("resource_id")),
+        IntReader.of(metrics.column("scope_id")), IntReader.of(metrics.column("aggregation_temporality")),
+        BoolReader.of(metrics.column("is_monotonic")), names, mode, toSuffix, anySelected);
+  }
 
-    int totalPoints = 0;
+  private static PointTables pointTables(BlockReader r) throws CorruptBlockException {
+    int total = 0;
     TableView[] tables = new TableView[POINT_TABLES.length];
     for (int k = 0; k < tables.length; k++) {
       tables[k] = Tables.get(r, POINT_TABLES[k]);
-      totalPoints += tables[k] == null ? 0 : tables[k].rows();
+      total += tables[k] == null ? 0 : tables[k].rows();
     }
-    counts[0] += totalPoints;
-    if (!anySelected || totalPoints == 0) {
-      return;
-    }
+    return new PointTables(tables, total);
+  }
 
-    Scratch scratch = new Scratch();
+  /** Each term marked at every level: resource, scope, metric and data point attributes. */
+  private static List<Marks> marks(BlockReader r, List<Term.Attr> where, int nm, int totalPoints, Scratch scratch)
+      throws CorruptBlockException {
     int nRes = Tables.rows(r, TableFiles.RESOURCES);
     int nScopes = Tables.rows(r, TableFiles.SCOPES);
     List<Marks> marks = new ArrayList<>();
-    for (Term.Attr t : q.where()) {
+    for (Term.Attr t : where) {
       boolean absent = t.op() == Op.EXISTS && !t.value().bool();
       ValueMatcher vm = new ValueMatcher(t.op(), t.value());
       byte[] key = t.key().getBytes(StandardCharsets.UTF_8);
@@ -243,29 +232,32 @@ public final class SeriesScan {
       any |= AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)).mark(key, vm, point, scratch);
       marks.add(new Marks(any, absent, res, scope, metric, point));
     }
+    return marks;
+  }
 
-    // Pass 1: which points are in.
-    boolean[] in = new boolean[totalPoints];
+  /** Sets {@code in[point id]} for the points of selected metrics in the window passing every term; returns how many. */
+  private static int match(PointTables pt, MetricRows mr, List<Marks> marks, long from, long to, boolean[] in) {
     int matched = 0;
-    for (TableView t : tables) {
+    int nm = mr.rows();
+    for (TableView t : pt.tables()) {
       if (t == null) {
         continue;
       }
-      IntReader id = IntReader.of(t.column(ColumnNames.ID));
-      IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
-      IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
+      IntReader id = IntReader.of(t.column("id"));
+      IntReader parent = IntReader.of(t.column("parent_id"));
+      IntReader time = IntReader.of(t.column("time_unix_nano"));
       for (int j = 0, rows = t.rows(); j < rows; j++) {
         int m = parent.getInt(j);
         int pid = id.getInt(j);
-        if (m < 0 || m >= nm || mode[m] == SKIP || pid < 0 || pid >= totalPoints) {
+        if (m < 0 || m >= nm || mr.mode()[m] == SKIP || pid < 0 || pid >= in.length) {
           continue;
         }
         long ts = time.get(j);
-        if (ts < q.from() || ts > q.to()) {
+        if (ts < from || ts > to) {
           continue;
         }
-        int rid = resId.getInt(m);
-        int sid = scopeId.getInt(m);
+        int rid = mr.resId().getInt(m);
+        int sid = mr.scopeId().getInt(m);
         boolean ok = true;
         for (int k = 0; k < marks.size() && ok; k++) {
           ok = marks.get(k).pass(pid, m, rid, sid);
@@ -276,93 +268,102 @@ public final class SeriesScan {
         }
       }
     }
-    counts[1] += matched;
-    if (matched == 0) {
-      return;
-    }
+    return matched;
+  }
 
-    // Pass 2: group the points that are in.
+  /** Adds the points that are in to their series: numbers as one, histograms and summaries as .count and .sum. */
+  private static void collect(BlockReader r, PointTables pt, MetricRows mr, boolean[] in, int maxPoints,
+      boolean withBuckets, SeriesSet exact, SeriesSet suffix, Scratch scratch) throws CorruptBlockException, WireException {
+    int totalPoints = in.length;
+    int nRes = Tables.rows(r, TableFiles.RESOURCES);
     AttrLists pointAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)), totalPoints, in);
     boolean[] usedRes = new boolean[nRes];
-    for (int m = 0; m < nm; m++) {
-      int rid = resId.getInt(m);
-      if (mode[m] != SKIP && rid < nRes) {
+    for (int m = 0; m < mr.rows(); m++) {
+      int rid = mr.resId().getInt(m);
+      if (mr.mode()[m] != SKIP && rid < nRes) {
         usedRes[rid] = true;
       }
     }
     AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, usedRes);
     Exemplars exemplars = new Exemplars(r, totalPoints, in);
-    String[] resourceJson = new String[nRes];
+    Buckets buckets = withBuckets ? Buckets.of(r) : null;
+    String[] resourceKey = new String[nRes];
+    @SuppressWarnings("unchecked")
+    List<Attribute>[] resources = new List[nRes];
     int node = r.ref().name().node();
     long seq = r.ref().name().seq();
-    try {
-      for (int k = 0; k < tables.length; k++) {
-        TableView t = tables[k];
-        if (t == null) {
+    for (int k = 0; k < pt.tables().length; k++) {
+      TableView t = pt.tables()[k];
+      if (t == null) {
+        continue;
+      }
+      IntReader id = IntReader.of(t.column("id"));
+      IntReader parent = IntReader.of(t.column("parent_id"));
+      IntReader time = IntReader.of(t.column("time_unix_nano"));
+      IntReader startTime = IntReader.of(t.column("start_time_unix_nano"));
+      boolean numbers = POINT_TABLES[k].equals(TableFiles.NUMBER_DP);
+      boolean hist = withBuckets && POINT_TABLES[k].equals(TableFiles.HIST_DP);
+      IntReader iv = IntReader.of(t.column(numbers ? "int" : "count"));
+      IntReader dv = IntReader.of(t.column(numbers ? "double" : "sum"));
+      for (int j = 0, rows = t.rows(); j < rows; j++) {
+        int pid = id.getInt(j);
+        if (pid < 0 || pid >= totalPoints || !in[pid]) {
           continue;
         }
-        IntReader id = IntReader.of(t.column(ColumnNames.ID));
-        IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
-        IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
-        boolean numbers = POINT_TABLES[k].equals(TableFiles.NUMBER_DP);
-        IntReader iv = IntReader.of(t.column(numbers ? "int" : "count"));
-        IntReader dv = IntReader.of(t.column(numbers ? "double" : "sum"));
-        for (int j = 0, rows = t.rows(); j < rows; j++) {
-          int pid = id.getInt(j);
-          if (pid < 0 || pid >= totalPoints || !in[pid]) {
-            continue;
+        int m = parent.getInt(j);
+        int rid = mr.resId().getInt(m);
+        if (rid >= nRes) {
+          throw new WireException("metric " + m + " names resource " + rid + " of " + nRes);
+        }
+        if (resourceKey[rid] == null) {
+          resources[rid] = resAttrs.sorted(rid, scratch);
+          resourceKey[rid] = AttrKey.of(resources[rid]);
+        }
+        List<Attribute> res = resources[rid];
+        String resKey = resourceKey[rid];
+        List<Attribute> attrs = pointAttrs.sorted(pid, scratch);
+        long ts = time.get(j);
+        long st = startTime.getOr(j, 0);
+        SeriesResult.Exemplar[] ex = exemplars.read(pid, scratch);
+        String typeName = MetricTypes.name(mr.type().getInt(m));
+        String u = orEmpty(mr.unit().string(m));
+        SeriesSet into = mr.toSuffix()[m] ? suffix : exact;
+        int mode = mr.mode()[m];
+        String n = mr.names()[m];
+        if (numbers) {
+          int kind = !iv.isNull(j) ? Series.LONG : !dv.isNull(j) ? Series.DOUBLE : Series.NULL;
+          double d = kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(j)) : 0;
+          add(into, n, typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+              new Series.Point(ts, node, seq, pid, kind, kind == Series.LONG ? iv.get(j) : 0, d, st, ex, null, null));
+        } else {
+          if (mode != SUM_ONLY) {
+            add(into, n + ".count", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+                new Series.Point(ts, node, seq, pid, Series.UNSIGNED, iv.get(j), 0, st, ex,
+                    hist ? buckets.counts(j) : null, hist ? buckets.bounds(j) : null));
           }
-          int m = parent.getInt(j);
-          int rid = resId.getInt(m);
-          if (rid >= nRes) {
-            throw new WireException("metric " + m + " names resource " + rid + " of " + nRes);
-          }
-          String res = resourceJson[rid];
-          if (res == null) {
-            res = resourceJson[rid] = new String(Json.render((JsonGenerator g) -> ResponseJson.object(g, resAttrs.sorted(rid, scratch))),
-                StandardCharsets.UTF_8);
-          }
-          byte[] attrs = Json.render((JsonGenerator g) -> ResponseJson.object(g, pointAttrs.sorted(pid, scratch)));
-          long ts = time.get(j);
-          byte[][] ex = exemplars.render(pid, scratch);
-          String typeName = MetricTypes.name(type.getInt(m));
-          String u = orEmpty(unit.string(m));
-          SeriesSet into = toSuffix[m] ? suffix : exact;
-          if (numbers) {
-            int kind = !iv.isNull(j) ? Series.LONG : !dv.isNull(j) ? Series.DOUBLE : Series.NULL;
-            double d = kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(j)) : 0;
-            add(into, names[m], typeName, u, description, m, res, attrs, q.maxPoints(),
-                new Series.Point(ts, node, seq, pid, kind, kind == Series.LONG ? iv.get(j) : 0, d, ex));
-          } else {
-            if (mode[m] != SUM_ONLY) {
-              add(into, names[m] + ".count", typeName, u, description, m, res, attrs, q.maxPoints(),
-                  new Series.Point(ts, node, seq, pid, Series.UNSIGNED, iv.get(j), 0, ex));
-            }
-            if (mode[m] != COUNT_ONLY) {
-              boolean hasSum = !dv.isNull(j);
-              add(into, names[m] + ".sum", typeName, u, description, m, res, attrs, q.maxPoints(),
-                  new Series.Point(ts, node, seq, pid, hasSum ? Series.DOUBLE : Series.NULL, 0,
-                      hasSum ? Double.longBitsToDouble(dv.get(j)) : 0, ex));
-            }
+          if (mode != COUNT_ONLY) {
+            boolean hasSum = !dv.isNull(j);
+            add(into, n + ".sum", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+                new Series.Point(ts, node, seq, pid, hasSum ? Series.DOUBLE : Series.NULL, 0,
+                    hasSum ? Double.longBitsToDouble(dv.get(j)) : 0, st, ex, null, null));
           }
         }
       }
-    } catch (WireException e) {
-      throw new CorruptBlockException(r.ref().dir(), TableFiles.METRICS, "cannot read a series: " + e.getMessage());
     }
   }
 
-  private static void add(SeriesSet into, String name, String type, String unit, VarReader description, int m,
-      String resource, byte[] attrs, int maxPoints, Series.Point p) {
-    String key = name + '\u0000' + type + '\u0000' + unit + '\u0000' + resource + '\u0000'
-        + new String(attrs, StandardCharsets.UTF_8);
+  private static void add(SeriesSet into, String name, String type, String unit, VarReader description,
+      IntReader temporality, BoolReader monotonic, int m,
+      List<Attribute> resource, String resourceKey, List<Attribute> attrs, int maxPoints, Series.Point p) {
+    String key = name + '\u0000' + type + '\u0000' + unit + '\u0000' + resourceKey + '\u0000' + AttrKey.of(attrs);
     Series s = into.get(key);
     if (s == null) {
       if (!into.admit(key)) {
         return;
       }
-      s = new Series(name, type, unit, orEmpty(description.string(m)), resource.getBytes(StandardCharsets.UTF_8),
-          attrs, maxPoints);
+      s = new Series(name, type, unit, orEmpty(description.string(m)), resource, attrs, maxPoints);
+      s.temporality = (int) temporality.getOr(m, 0);
+      s.monotonic = !type.equals("sum") || (!monotonic.isNull(m) && monotonic.get(m));
       into.put(key, s);
     }
     s.add(p);
@@ -372,9 +373,8 @@ public final class SeriesScan {
     return s == null ? "" : s;
   }
 
-  /** The exemplars of the selected points, rendered. */
+  /** The exemplars of the selected points. */
   private static final class Exemplars {
-    private static final byte[][] NONE = new byte[0][];
     private final mira.query.table.Children byPoint;
     private final IntReader time;
     private final IntReader iv;
@@ -386,13 +386,13 @@ public final class SeriesScan {
     Exemplars(BlockReader r, int points, boolean[] selected) throws CorruptBlockException {
       TableView t = Tables.get(r, TableFiles.EXEMPLARS);
       int rows = t == null ? 0 : t.rows();
-      byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column(ColumnNames.PARENT_ID)), rows, points,
+      byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column("parent_id")), rows, points,
           selected);
-      time = IntReader.of(t == null ? null : t.column(ColumnNames.TIME_UNIX_NANO));
-      iv = IntReader.of(t == null ? null : t.column(ColumnNames.INT));
-      dv = IntReader.of(t == null ? null : t.column(ColumnNames.DOUBLE));
-      traceId = IdReader.of(t == null ? null : t.column(ColumnNames.TRACE_ID), 16);
-      spanId = IdReader.of(t == null ? null : t.column(ColumnNames.SPAN_ID), 8);
+      time = IntReader.of(t == null ? null : t.column("time_unix_nano"));
+      iv = IntReader.of(t == null ? null : t.column("int"));
+      dv = IntReader.of(t == null ? null : t.column("double"));
+      traceId = IdReader.of(t == null ? null : t.column("trace_id"), 16);
+      spanId = IdReader.of(t == null ? null : t.column("span_id"), 8);
       boolean[] used = new boolean[rows];
       for (int p = 0; p < points; p++) {
         if (selected[p]) {
@@ -404,26 +404,18 @@ public final class SeriesScan {
       attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.EXEMPLAR_ATTRS)), rows, used);
     }
 
-    byte[][] render(int point, Scratch s) throws WireException {
+    SeriesResult.Exemplar[] read(int point, Scratch s) throws WireException {
       int c = byPoint.count(point);
       if (c == 0) {
-        return NONE;
+        return Series.NO_EXEMPLARS;
       }
-      byte[][] out = new byte[c][];
+      SeriesResult.Exemplar[] out = new SeriesResult.Exemplar[c];
       for (int k = 0; k < c; k++) {
         int x = byPoint.row(point, k);
-        out[k] = Json.render((JsonGenerator g) -> {
-          g.writeStartObject();
-          g.writeStringField("time_unix_nano", Long.toString(time.getOr(x, 0)));
-          g.writeFieldName("value");
-          int kind = !iv.isNull(x) ? Series.LONG : !dv.isNull(x) ? Series.DOUBLE : Series.NULL;
-          value(g, kind, kind == Series.LONG ? iv.get(x) : 0, kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(x)) : 0);
-          g.writeStringField("trace_id", traceId.hex(x));
-          g.writeStringField("span_id", spanId.hex(x));
-          g.writeFieldName("attributes");
-          ResponseJson.object(g, attrs.get(x, s));
-          g.writeEndObject();
-        });
+        int kind = !iv.isNull(x) ? Series.LONG : !dv.isNull(x) ? Series.DOUBLE : Series.NULL;
+        List<Attribute> a = attrs.get(x, s);
+        out[k] = new SeriesResult.Exemplar(time.getOr(x, 0), kind, kind == Series.LONG ? iv.get(x) : 0,
+            kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(x)) : 0, traceId.hex(x), spanId.hex(x), a);
       }
       return out;
     }

@@ -492,6 +492,6 @@ class SidecarPruningTest {
   }
 
   JsonTree.Obj series(String doc) throws Exception {
-    return JsonTree.parseObj(SeriesScan.run(engine(), Documents.series(doc.getBytes(), NOW)));
+    return JsonTree.parseObj(mira.query.render.SeriesJson.series(SeriesScan.run(engine(), Documents.series(doc.getBytes(), NOW))));
   }
 }

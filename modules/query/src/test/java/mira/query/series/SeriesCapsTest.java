@@ -44,11 +44,11 @@ class SeriesCapsTest {
       SeriesSet local = blocks.computeIfAbsent(q.block(), b -> new SeriesSet(maxSeries));
       Series s = local.get(q.key());
       if (s == null && local.admit(q.key())) {
-        s = new Series(q.key(), "gauge", "", "", new byte[0], new byte[0], maxPoints);
+        s = new Series(q.key(), "gauge", "", "", List.of(), List.of(), maxPoints);
         local.put(q.key(), s);
       }
       if (s != null) {
-        s.add(new Series.Point(q.time(), 0, q.block(), q.id(), Series.LONG, 0, 0, new byte[0][]));
+        s.add(new Series.Point(q.time(), 0, q.block(), q.id(), Series.LONG, 0, 0, Series.NO_EXEMPLARS));
         assertThat(s.held()).isLessThan(2 * maxPoints);
       }
       assertThat(local.size()).isLessThanOrEqualTo(maxSeries);

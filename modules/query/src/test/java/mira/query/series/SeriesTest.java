@@ -34,7 +34,7 @@ class SeriesTest {
 
   JsonTree.Obj series(String doc) throws Exception {
     try (LocalQueries q = LocalQueries.open(data, () -> NOW)) {
-      return JsonTree.parseObj(q.series(doc.getBytes(StandardCharsets.UTF_8)));
+      return JsonTree.parseObj(mira.query.render.SeriesJson.series(q.series(doc.getBytes(StandardCharsets.UTF_8))));
     }
   }
 
@@ -183,11 +183,11 @@ class SeriesTest {
     Blocks.publish(data, Signal.METRICS, "n", 2, request("api", gauge("old", "s", intPoint(T0 - 5_000_000_000L, 1))),
         T0 - 5_000_000_000L);
     try (LocalQueries q = LocalQueries.open(data, () -> NOW)) {
-      JsonTree.Obj r = JsonTree.parseObj(q.metrics(Long.toString(T0), "now"));
+      JsonTree.Obj r = JsonTree.parseObj(mira.query.render.SeriesJson.metrics(q.metrics(Long.toString(T0), "now")));
       assertThat(r.list("metrics")).isEqualTo(List.of(
           obj("name", "cpu", "type", "gauge", "unit", "1", "description", "cpu description"),
           obj("name", "latency", "type", "histogram", "unit", "ms", "description", "")));
-      JsonTree.Obj all = JsonTree.parseObj(q.metrics("-7d", null));
+      JsonTree.Obj all = JsonTree.parseObj(mira.query.render.SeriesJson.metrics(q.metrics("-7d", null)));
       assertThat(all.list("metrics")).hasSize(3);
     }
   }

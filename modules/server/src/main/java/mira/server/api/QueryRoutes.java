@@ -24,8 +24,10 @@ import java.util.OptionalLong;
 import java.util.Set;
 import mira.query.result.BusyException;
 import mira.query.LocalQueries;
-import mira.query.result.QueryException;
+import mira.query.doc.Documents;
 import mira.query.render.ResponseJson;
+import mira.query.render.SeriesJson;
+import mira.query.result.QueryException;
 
 /**
  * The query API on the http listener, each route a thin wrapper over {@link LocalQueries}:
@@ -66,14 +68,14 @@ public final class QueryRoutes {
     r.any("/api/v1/series", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> queries.series(doc));
+        answer(res, () -> SeriesJson.series(queries.series(doc)));
       }
     }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
       if (params(req, res, List.of("from", "to"))) {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
-        answer(res, () -> queries.metrics(from, to));
+        answer(res, () -> SeriesJson.metrics(queries.metrics(from, to)));
       }
     }));
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {

@@ -1,0 +1,109 @@
+package mira.query.render;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import mira.query.result.MetricList;
+import mira.query.result.SeriesResult;
+
+/**
+ * The response documents of {@code POST /api/v1/series} and {@code GET /api/v1/metrics}: the one
+ * place their JSON is written. 64-bit integers are strings, doubles numbers (docs/api.md).
+ */
+public final class SeriesJson {
+  private SeriesJson() {}
+
+  public static byte[] series(SeriesResult r) {
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("series");
+      for (SeriesResult.Series s : r.series()) {
+        series(g, s);
+      }
+      g.writeEndArray();
+      g.writeObjectFieldStart("stats");
+      g.writeNumberField("blocks_total", r.stats().blocksTotal());
+      g.writeNumberField("blocks_pruned", r.stats().blocksPruned());
+      g.writeNumberField("blocks_scanned", r.stats().blocksScanned());
+      g.writeStringField("points_scanned", Long.toString(r.stats().rowsScanned()));
+      g.writeStringField("points_matched", Long.toString(r.stats().rowsMatched()));
+      g.writeStringField("dropped_series", Long.toString(r.droppedSeries()));
+      g.writeStringField("took_ms", Long.toString(r.stats().tookMs()));
+      g.writeEndObject();
+      ResponseJson.refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+
+  private static void series(JsonGenerator g, SeriesResult.Series s) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("name", s.name());
+    g.writeStringField("type", s.type());
+    g.writeStringField("unit", s.unit());
+    g.writeStringField("description", s.description());
+    g.writeObjectFieldStart("resource");
+    g.writeFieldName("attributes");
+    ResponseJson.object(g, s.resource());
+    g.writeEndObject();
+    g.writeFieldName("attributes");
+    ResponseJson.object(g, s.attributes());
+    g.writeArrayFieldStart("points");
+    for (SeriesResult.Point p : s.points()) {
+      g.writeStartObject();
+      g.writeStringField("time_unix_nano", Long.toString(p.time()));
+      g.writeFieldName("value");
+      value(g, p.kind(), p.l(), p.d());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("exemplars");
+    for (SeriesResult.Exemplar x : s.exemplars()) {
+      g.writeStartObject();
+      g.writeStringField("time_unix_nano", Long.toString(x.time()));
+      g.writeFieldName("value");
+      value(g, x.kind(), x.l(), x.d());
+      g.writeStringField("trace_id", x.traceId());
+      g.writeStringField("span_id", x.spanId());
+      g.writeFieldName("attributes");
+      ResponseJson.object(g, x.attributes());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeStringField("dropped_points", Long.toString(s.droppedPoints()));
+    if (s.bounds() != null) {
+      g.writeArrayFieldStart("bounds");
+      for (double b : s.bounds()) {
+        g.writeNumber(b);
+      }
+      g.writeEndArray();
+    }
+    g.writeEndObject();
+  }
+
+  private static void value(JsonGenerator g, int kind, long l, double d) throws IOException {
+    switch (kind) {
+      case SeriesResult.LONG -> g.writeString(Long.toString(l));
+      case SeriesResult.UNSIGNED -> g.writeString(Long.toUnsignedString(l));
+      case SeriesResult.DOUBLE -> g.writeNumber(d);
+      default -> g.writeNull();
+    }
+  }
+
+  public static byte[] metrics(MetricList r) {
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("metrics");
+      for (MetricList.Metric m : r.metrics()) {
+        g.writeStartObject();
+        g.writeStringField("name", m.name());
+        g.writeStringField("type", m.type());
+        g.writeStringField("unit", m.unit());
+        g.writeStringField("description", m.description());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      ResponseJson.stats(g, r.stats());
+      ResponseJson.refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+}

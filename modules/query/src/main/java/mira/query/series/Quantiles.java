@@ -1,0 +1,165 @@
+package mira.query.series;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import mira.query.result.Refused;
+import mira.query.result.SeriesResult;
+import mira.query.result.Stats;
+import mira.query.doc.SeriesFn;
+import mira.query.doc.SeriesQuery;
+
+/**
+ * {@code fn: "quantile"} over explicit-bucket histograms. Per stored series and step, each bucket's
+ * increase is taken with the reset rules of {@link SeriesFunctions} (a delta point's counts are
+ * its increase; a cumulative point's are the difference from the previous point, or whole after a
+ * reset or restart); the increases of a group's series are summed bucket by bucket (only series
+ * with the same bounds are merged: differing bounds are separate groups), and the quantile is
+ * taken from the merged counts by {@link #quantile}.
+ */
+final class Quantiles {
+  private Quantiles() {}
+
+  static SeriesResult apply(SeriesSet raw, SeriesQuery q, long t0, int nb, Stats stats, List<Refused> refused) {
+    SeriesFn f = q.fn();
+    long step = f.step();
+    TreeMap<String, SeriesFunctions.Group> groups = new TreeMap<>();
+    for (Series s : raw.series()) {
+      if (!s.name.endsWith(".count")) {
+        continue;   // the .sum half carries no buckets
+      }
+      List<Series.Point> pts = s.finish();
+      double[] prevCounts = null;
+      long prevStart = 0;
+      double[] prevBounds = null;
+      for (int i = 0; i < pts.size(); i++) {
+        Series.Point p = pts.get(i);
+        double[] bounds = p.bounds();
+        long[] c = p.counts();
+        if (c == null || bounds == null || c.length != bounds.length + 1) {
+          prevCounts = null;
+          continue;   // a histogram point sent without buckets
+        }
+        double[] now = new double[c.length];
+        for (int k = 0; k < c.length; k++) {
+          now[k] = c[k] >= 0 ? c[k] : (double) (c[k] >>> 1) * 2.0 + (c[k] & 1);
+        }
+        double[] inc;
+        if (s.temporality == 1) {
+          inc = now;
+        } else if (prevCounts == null || !Arrays.equals(bounds, prevBounds)) {
+          inc = p.start() != 0 && p.start() >= q.from() ? now : null;
+        } else if ((p.start() != prevStart && p.start() != 0) || lower(now, prevCounts)) {
+          inc = now;
+        } else {
+          inc = new double[now.length];
+          for (int k = 0; k < now.length; k++) {
+            inc[k] = now[k] - prevCounts[k];
+          }
+        }
+        prevCounts = now;
+        prevStart = p.start();
+        prevBounds = bounds;
+        if (inc == null) {
+          continue;
+        }
+        String base = s.name.substring(0, s.name.length() - ".count".length());
+        SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s, base, Arrays.toString(bounds));
+        if (g.merged == null) {
+          g.merged = new double[nb][];
+          g.bounds = bounds;
+          g.best = new SeriesResult.Exemplar[nb];
+        }
+        int b = (int) ((p.time() - t0) / step);
+        double[] m = g.merged[b];
+        if (m == null) {
+          m = g.merged[b] = new double[inc.length];
+        }
+        for (int k = 0; k < inc.length; k++) {
+          m[k] += inc[k];
+        }
+        for (SeriesResult.Exemplar x : p.exemplars()) {
+          g.exemplar(b, x);
+        }
+      }
+    }
+    List<SeriesResult.Series> out = new ArrayList<>();
+    long droppedSeries = raw.droppedSeries();
+    for (SeriesFunctions.Group g : groups.values()) {
+      if (out.size() >= q.maxSeries()) {
+        droppedSeries++;
+        continue;
+      }
+      List<SeriesResult.Point> points = new ArrayList<>();
+      List<SeriesResult.Exemplar> ex = new ArrayList<>();
+      for (int b = 0; b < nb; b++) {
+        double v = g.merged[b] == null ? Double.NaN : quantile(f.quantile(), g.bounds, g.merged[b]);
+        if (!Double.isNaN(v)) {
+          points.add(new SeriesResult.Point(t0 + b * step, SeriesResult.DOUBLE, 0, v));
+          if (g.best[b] != null) {
+            ex.add(g.best[b]);
+          }
+        }
+      }
+      int skip = Math.max(0, points.size() - q.maxPoints());
+      List<SeriesResult.Point> kept = points.subList(skip, points.size());
+      long firstKept = kept.isEmpty() ? Long.MAX_VALUE : kept.get(0).time();
+      List<SeriesResult.Exemplar> keptEx = new ArrayList<>();
+      for (SeriesResult.Exemplar x : ex) {
+        if (x.time() >= firstKept - step) {
+          keptEx.add(x);
+        }
+      }
+      out.add(new SeriesResult.Series(g.name, g.type, g.unit, g.description, g.resource, g.attributes, kept,
+          skip == 0 ? ex : keptEx, skip, g.bounds));
+    }
+    return new SeriesResult(out, droppedSeries, stats, refused);
+  }
+
+  private static boolean lower(double[] now, double[] prev) {
+    double a = 0;
+    double b = 0;
+    for (int k = 0; k < now.length; k++) {
+      a += now[k];
+      b += prev[k];
+    }
+    return a < b;
+  }
+
+  /**
+   * The {@code q}-quantile of explicit-bucket counts, as Prometheus's {@code histogram_quantile}:
+   * with {@code n} bounds {@code b[0] < ... < b[n-1]} and {@code n + 1} counts (the last the +Inf
+   * bucket), the rank is {@code q * total}; the answer lies in the first finite bucket {@code i}
+   * whose cumulative count reaches the rank, linearly interpolated between its lower bound
+   * ({@code b[i-1]}, or 0 for the first bucket when {@code b[0] > 0}, else {@code b[0]}) and
+   * {@code b[i]}: {@code lower + (b[i] - lower) * (rank - cum[i-1]) / count[i]}. If only the +Inf
+   * bucket reaches the rank, the answer is {@code b[n-1]}, the largest finite bound. Empty buckets
+   * never answer (so {@code q = 0} gives the lower bound of the first non-empty one). NaN when the
+   * counts sum to zero (an empty window) or there are no finite bounds.
+   */
+  static double quantile(double q, double[] bounds, double[] counts) {
+    int n = bounds.length;
+    double total = 0;
+    for (double c : counts) {
+      total += c;
+    }
+    if (n == 0 || total <= 0) {
+      return Double.NaN;
+    }
+    double rank = q * total;
+    double cum = 0;
+    for (int i = 0; i < n; i++) {
+      double before = cum;
+      cum += counts[i];
+      if (cum >= rank && counts[i] > 0) {
+        double lower = i > 0 ? bounds[i - 1] : (bounds[0] > 0 ? 0 : bounds[0]);
+        if (i == 0 && bounds[0] <= 0) {
+          return bounds[0];
+        }
+        return lower + (bounds[i] - lower) * (rank - before) / counts[i];
+      }
+    }
+    return bounds[n - 1];
+  }
+}
