@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import mira.query.result.BusyException;
 import mira.query.result.QueryException;
+import mira.query.result.MetricList;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesResult;
 import mira.query.result.TraceResult;
 
 /**
@@ -60,6 +62,25 @@ public final class MiraClient {
   /** {@code GET /api/v1/traces/{trace_id}}. */
   public TraceResult trace(String traceIdHex) throws QueryException, BusyException, IOException {
     return ResultReader.trace(get("/api/v1/traces/" + URLEncoder.encode(traceIdHex, StandardCharsets.UTF_8)));
+  }
+
+  /** {@code POST /api/v1/series}: a series document (docs/api.md), typed. */
+  public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
+    return ResultReader.series(post("/api/v1/series", document));
+  }
+
+  /** {@code GET /api/v1/metrics}: the metrics with a point between {@code from} and {@code to} (null: the default). */
+  public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
+    StringBuilder path = new StringBuilder("/api/v1/metrics");
+    char sep = '?';
+    if (from != null) {
+      path.append(sep).append("from=").append(URLEncoder.encode(from, StandardCharsets.UTF_8));
+      sep = '&';
+    }
+    if (to != null) {
+      path.append(sep).append("to=").append(URLEncoder.encode(to, StandardCharsets.UTF_8));
+    }
+    return ResultReader.metrics(get(path.toString()));
   }
 
   /** {@code POST path} with a JSON document; the answer's bytes on 200. */

@@ -11,11 +11,13 @@ import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
 import mira.query.result.LogRow;
+import mira.query.result.MetricList;
 import mira.query.result.Refused;
 import mira.query.result.Resource;
 import mira.query.result.Row;
 import mira.query.result.Scope;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesResult;
 import mira.query.result.SpanRow;
 import mira.query.result.Stats;
 import mira.query.result.TraceResult;
@@ -70,6 +72,88 @@ public final class ResultReader {
       spans.add(span(object(rawRows.get(i), "rows[" + i + "]"), null));
     }
     return new TraceResult(str(doc, "trace_id"), spans, stats(doc), refused(doc));
+  }
+
+  /**
+   * The answer of {@code POST /api/v1/series}. A point or exemplar value written as a string is
+   * an integer: unsigned for the {@code .count} series of histograms and summaries (the only
+   * series whose integers are unsigned), signed otherwise; "NaN" and the infinities are doubles.
+   */
+  public static SeriesResult series(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<Object> raw = list(doc.get("series"), "series");
+    List<SeriesResult.Series> out = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      Map<String, Object> s = object(raw.get(i), "series[" + i + "]");
+      String type = str(s, "type");
+      boolean unsigned = !type.equals("gauge") && !type.equals("sum");
+      List<SeriesResult.Point> points = new ArrayList<>();
+      for (Object o : list(s.get("points"), "points")) {
+        Map<String, Object> p = object(o, "a point");
+        SeriesResult.Point v = point(num(p, "time_unix_nano"), p.get("value"), unsigned);
+        points.add(v);
+      }
+      List<SeriesResult.Exemplar> exemplars = new ArrayList<>();
+      for (Object o : list(s.get("exemplars"), "exemplars")) {
+        Map<String, Object> x = object(o, "an exemplar");
+        SeriesResult.Point v = point(num(x, "time_unix_nano"), x.get("value"), false);
+        exemplars.add(new SeriesResult.Exemplar(v.time(), v.kind(), v.l(), v.d(), str(x, "trace_id"),
+            str(x, "span_id"), attributes(x)));
+      }
+      double[] bounds = null;
+      if (s.get("bounds") != null) {
+        List<Object> b = list(s.get("bounds"), "bounds");
+        bounds = new double[b.size()];
+        for (int k = 0; k < bounds.length; k++) {
+          bounds[k] = decimal(b.get(k), "bounds");
+        }
+      }
+      out.add(new SeriesResult.Series(str(s, "name"), type, str(s, "unit"), str(s, "description"),
+          attributes(object(s.get("resource"), "resource")), attributes(s), points, exemplars,
+          num(s, "dropped_points"), bounds));
+    }
+    Map<String, Object> st = object(doc.get("stats"), "stats");
+    Stats stats = new Stats((int) num(st, "blocks_total"), (int) num(st, "blocks_pruned"),
+        (int) num(st, "blocks_scanned"), num(st, "points_scanned"), num(st, "points_matched"), num(st, "took_ms"));
+    return new SeriesResult(out, num(st, "dropped_series"), stats, refused(doc));
+  }
+
+  /** The answer of {@code GET /api/v1/metrics}. */
+  public static MetricList metrics(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<MetricList.Metric> out = new ArrayList<>();
+    for (Object o : list(doc.get("metrics"), "metrics")) {
+      Map<String, Object> m = object(o, "a metric");
+      out.add(new MetricList.Metric(str(m, "name"), str(m, "type"), str(m, "unit"), str(m, "description")));
+    }
+    return new MetricList(out, stats(doc), refused(doc));
+  }
+
+  private static SeriesResult.Point point(long time, Object v, boolean unsigned) throws IOException {
+    return switch (v) {
+      case null -> new SeriesResult.Point(time, SeriesResult.NULL, 0, 0);
+      case Double d -> new SeriesResult.Point(time, SeriesResult.DOUBLE, 0, d);
+      case String t when t.equals("NaN") || t.equals("Infinity") || t.equals("-Infinity") ->
+          new SeriesResult.Point(time, SeriesResult.DOUBLE, 0, Double.parseDouble(t));
+      case String t -> {
+        try {
+          yield unsigned ? new SeriesResult.Point(time, SeriesResult.UNSIGNED, Long.parseUnsignedLong(t), 0)
+              : new SeriesResult.Point(time, SeriesResult.LONG, Long.parseLong(t), 0);
+        } catch (NumberFormatException e) {
+          throw new IOException("a point's value is not a number: " + t);
+        }
+      }
+      default -> throw new IOException("a point's value is not a number: " + v);
+    };
+  }
+
+  private static double decimal(Object o, String what) throws IOException {
+    return switch (o) {
+      case Double d -> d;
+      case Long l -> l;
+      case String t when t.equals("NaN") || t.equals("Infinity") || t.equals("-Infinity") -> Double.parseDouble(t);
+      case null, default -> throw new IOException("\"" + what + "\" holds a value that is not a number: " + o);
+    };
   }
 
   /** The message of an error answer ({@code {"error": "..."}}), or null if the body has none. */

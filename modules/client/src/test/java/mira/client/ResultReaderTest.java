@@ -9,13 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import mira.query.doc.Cursor;
 import mira.query.render.ResponseJson;
+import mira.query.render.SeriesJson;
 import mira.query.result.Attribute;
 import mira.query.result.LogRow;
+import mira.query.result.MetricList;
 import mira.query.result.Refused;
 import mira.query.result.Resource;
 import mira.query.result.Row;
 import mira.query.result.Scope;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesResult;
 import mira.query.result.SpanRow;
 import mira.query.result.Stats;
 import mira.query.result.TraceResult;
@@ -26,6 +29,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +45,28 @@ class ResultReaderTest {
   @Property(tries = 200)
   void aTraceReadsBackEqual(@ForAll("traces") TraceResult trace) throws IOException {
     assertThat(ResultReader.trace(ResponseJson.trace(trace))).isEqualTo(trace);
+  }
+
+  @Property(tries = 200)
+  void aSeriesAnswerReadsBackEqual(@ForAll("seriesAnswers") SeriesResult r) throws IOException {
+    assertThat(ResultReader.series(SeriesJson.series(r))).usingRecursiveComparison()
+        .withEqualsForType(Double::equals, Double.class).isEqualTo(r);
+  }
+
+  @Property(tries = 100)
+  void aMetricListReadsBackEqual(@ForAll("metricLists") MetricList m) throws IOException {
+    assertThat(ResultReader.metrics(SeriesJson.metrics(m))).isEqualTo(m);
+  }
+
+  @Test
+  void anUnsignedCountAboveTheSignedRangeReadsBackUnsigned() throws IOException {
+    SeriesResult.Series s = new SeriesResult.Series("h.count", "histogram", "", "", List.of(), List.of(),
+        List.of(new SeriesResult.Point(1, SeriesResult.UNSIGNED, -1L, 0)), List.of(), 0);
+    SeriesResult r = new SeriesResult(List.of(s), 0, new Stats(1, 0, 1, 1, 1, 0), List.of());
+    SeriesResult got = ResultReader.series(SeriesJson.series(r));
+    assertThat(got.series().get(0).points().get(0)).isEqualTo(new SeriesResult.Point(1, SeriesResult.UNSIGNED, -1L, 0));
+    assertThatThrownBy(() -> ResultReader.series("{\"series\": [{\"name\": \"x\"}]}".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessageContaining("type");
   }
 
   @Test
@@ -165,6 +191,45 @@ class ResultReaderTest {
     Arbitrary<List<Row>> rows = Arbitraries.oneOf(logs().list().ofMaxSize(5).map(l -> new ArrayList<Row>(l)),
         spans().list().ofMaxSize(5).map(l -> new ArrayList<Row>(l)));
     return Combinators.combine(rows, Arbitraries.of(true, false)).as(ResultReaderTest::page);
+  }
+
+  /** Series whose kinds follow the reader's rule: integers are unsigned exactly on histogram and summary series. */
+  static Arbitrary<SeriesResult.Series> series() {
+    Arbitrary<String> types = Arbitraries.of("gauge", "sum", "histogram", "summary", "exponential_histogram");
+    return types.flatMap(type -> {
+      boolean unsigned = !type.equals("gauge") && !type.equals("sum");
+      Arbitrary<Long> times = Arbitraries.longs().between(0, Long.MAX_VALUE);
+      Arbitrary<SeriesResult.Point> points = Combinators.combine(times, Arbitraries.integers().between(0, 2),
+          Arbitraries.longs(), Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.doubles().between(-1e15, 1e15)),
+              Tuple.of(1, Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY))))
+          .as((t, k, l, d) -> switch (k) {
+            case 0 -> new SeriesResult.Point(t, SeriesResult.NULL, 0, 0);
+            case 1 -> new SeriesResult.Point(t, unsigned ? SeriesResult.UNSIGNED : SeriesResult.LONG, l, 0);
+            default -> new SeriesResult.Point(t, SeriesResult.DOUBLE, 0, d);
+          });
+      Arbitrary<SeriesResult.Exemplar> exemplars = Combinators.combine(times, Arbitraries.longs(), hex(16), hex(8),
+          attributes(1)).as((t, l, tr, sp, a) -> new SeriesResult.Exemplar(t, SeriesResult.LONG, l, 0, tr, sp, a));
+      Arbitrary<double[]> bounds = Arbitraries.doubles().between(0, 1e6).array(double[].class).ofMaxSize(5)
+          .injectNull(0.5);
+      return Combinators.combine(text(), text(), attributes(2), attributes(2), points.list().ofMaxSize(6),
+          exemplars.list().ofMaxSize(2), Arbitraries.longs().between(0, 1000), bounds)
+          .as((name, unit, res, attrs, pts, ex, dropped, b) ->
+              new SeriesResult.Series(name, type, unit, "d", res, attrs, pts, ex, dropped, b));
+    });
+  }
+
+  @Provide
+  Arbitrary<SeriesResult> seriesAnswers() {
+    return Combinators.combine(series().list().ofMaxSize(4), Arbitraries.longs().between(0, 99))
+        .as((s, dropped) -> new SeriesResult(s, dropped, new Stats(5, 1, 4, 1000, 10, 3),
+            List.of(new Refused("metrics/p=1/b", "bad crc"))));
+  }
+
+  @Provide
+  Arbitrary<MetricList> metricLists() {
+    Arbitrary<MetricList.Metric> metrics = Combinators.combine(text(), Arbitraries.of("gauge", "sum", "histogram"),
+        text(), text()).as(MetricList.Metric::new);
+    return metrics.list().ofMaxSize(5).map(m -> new MetricList(m, new Stats(2, 0, 2, 40, 40, 1), List.of()));
   }
 
   @Provide
