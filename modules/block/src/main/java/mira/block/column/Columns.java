@@ -1,6 +1,7 @@
 package mira.block.column;
 
 import mira.block.layout.Col;
+import mira.block.layout.ColumnNames;
 
 /** The write-side column for a column of the layout. */
 public final class Columns {
@@ -8,7 +9,13 @@ public final class Columns {
 
   public static Column of(Col c) {
     return switch (c.kind()) {
+      case U8 -> FixedColumn.u8(c.name(), c.nullable());
       case U16 -> FixedColumn.u16(c.name(), c.nullable());
+      case U64 -> FixedColumn.u64(c.name(), c.nullable());
+      case F64 -> FixedColumn.f64(c.name(), c.nullable());
+      case BOOL -> new BoolColumn(c.name(), c.nullable());
+      case LIST_U64 -> new ListColumn(c.name(), c.nullable(), FixedColumn.u64(ColumnNames.ITEM, false));
+      case LIST_F64 -> new ListColumn(c.name(), c.nullable(), FixedColumn.f64(ColumnNames.ITEM, false));
       case U32 -> FixedColumn.u32(c.name(), c.nullable());
       case I32 -> FixedColumn.i32(c.name(), c.nullable());
       case I64 -> FixedColumn.i64(c.name(), c.nullable());

@@ -58,5 +58,19 @@ public final class ColumnNames {
   public static final String ZERO_COUNT = "zero_count";
   public static final String ZERO_THRESHOLD = "zero_threshold";
 
+  public static final String BOUNDS = "bounds";
+
+  public static final String BUCKET_COUNTS = "bucket_counts";
+
+  public static final String IS_MONOTONIC = "is_monotonic";
+
+  public static final String NEGATIVE_BUCKET_COUNTS = "negative_bucket_counts";
+
+  public static final String POSITIVE_BUCKET_COUNTS = "positive_bucket_counts";
+
+  public static final String QUANTILES = "quantiles";
+
+  public static final String VALUES = "values";
+
   private ColumnNames() {}
 }

@@ -1,11 +1,8 @@
 package mira.block.logs;
 
-import mira.block.table.RootTables;
-import mira.block.layout.RootLayouts;
+import mira.block.table.LayoutTables;
+import mira.block.layout.Layouts;
 import mira.block.layout.TableFiles;
-import mira.block.column.DictColumn;
-import mira.block.column.FixedColumn;
-import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
 import mira.block.table.ResourceScopeWriter;
@@ -59,7 +56,7 @@ public final class LogsBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table logs = RootTables.build(TableFiles.LOGS, RootLayouts.LOGS, LOGS);
+    Table logs = LayoutTables.root(Layouts.LOGS, LOGS);
     Table attrs = Attributes.table(TableFiles.LOG_ATTRS, Rebase.ROWS, LOGS);
     return new Table[] {shared[0], shared[1], shared[2], shared[3], logs, attrs};
   }

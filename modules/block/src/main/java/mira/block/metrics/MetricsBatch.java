@@ -1,11 +1,11 @@
 package mira.block.metrics;
 
 import mira.block.layout.ColumnNames;
+import mira.block.layout.Layouts;
+import mira.block.layout.TableLayout;
+import mira.block.table.LayoutTables;
+import mira.block.table.LayoutTables.Role;
 import mira.block.layout.TableFiles;
-import mira.block.column.BoolColumn;
-import mira.block.column.FixedColumn;
-import mira.block.column.ListColumn;
-import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
 import mira.block.table.ResourceScopeWriter;
@@ -146,67 +146,17 @@ public final class MetricsBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table metrics = Table.builder(TableFiles.METRICS)
-        .addRows(FixedColumn.u32(ColumnNames.ID, false), METRICS)
-        .add(VarColumn.utf8(ColumnNames.NAME, false))
-        .add(VarColumn.utf8(ColumnNames.DESCRIPTION, true))
-        .add(VarColumn.utf8(ColumnNames.UNIT, true))
-        .add(FixedColumn.u8(ColumnNames.TYPE, false))
-        .add(FixedColumn.i32(ColumnNames.AGGREGATION_TEMPORALITY, true))
-        .add(new BoolColumn("is_monotonic", true))
-        .add(FixedColumn.u16(ColumnNames.RESOURCE_ID, false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u16(ColumnNames.SCOPE_ID, false), Rebase.SCOPE, -1)
-        .build();
+    Table metrics = LayoutTables.build(Layouts.METRICS, Role.rows(ColumnNames.ID, METRICS),
+        Role.shared(ColumnNames.RESOURCE_ID, Rebase.RESOURCE), Role.shared(ColumnNames.SCOPE_ID, Rebase.SCOPE));
     Table metricAttrs = Attributes.table(TableFiles.METRIC_ATTRS, Rebase.ROWS, METRICS);
-    Table number = point(TableFiles.NUMBER_DP)
-        .add(FixedColumn.i64(ColumnNames.INT, true))
-        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
-        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
-        .build();
-    Table hist = point(TableFiles.HIST_DP)
-        .add(FixedColumn.u64(ColumnNames.COUNT, false))
-        .add(FixedColumn.f64(ColumnNames.SUM, true))
-        .add(u64List("bucket_counts"))
-        .addInterned(FixedColumn.u32(ColumnNames.BOUNDS_ID, false), HIST_BOUNDS)
-        .add(FixedColumn.f64(ColumnNames.MIN, true))
-        .add(FixedColumn.f64(ColumnNames.MAX, true))
-        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
-        .build();
-    Table bounds = Table.builder(TableFiles.HIST_BOUNDS)
-        .addInterned(FixedColumn.u32(ColumnNames.ID, false), HIST_BOUNDS)
-        .add(f64List("bounds"))
-        .build();
-    Table expHist = point(TableFiles.EXP_HIST_DP)
-        .add(FixedColumn.u64(ColumnNames.COUNT, false))
-        .add(FixedColumn.f64(ColumnNames.SUM, true))
-        .add(FixedColumn.i32(ColumnNames.SCALE, false))
-        .add(FixedColumn.u64(ColumnNames.ZERO_COUNT, false))
-        .add(FixedColumn.i32(ColumnNames.POSITIVE_OFFSET, false))
-        .add(u64List("positive_bucket_counts"))
-        .add(FixedColumn.i32(ColumnNames.NEGATIVE_OFFSET, false))
-        .add(u64List("negative_bucket_counts"))
-        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
-        .add(FixedColumn.f64(ColumnNames.MIN, true))
-        .add(FixedColumn.f64(ColumnNames.MAX, true))
-        .add(FixedColumn.f64(ColumnNames.ZERO_THRESHOLD, false))
-        .build();
-    Table summary = point(TableFiles.SUMMARY_DP)
-        .add(FixedColumn.u64(ColumnNames.COUNT, false))
-        .add(FixedColumn.f64(ColumnNames.SUM, false))
-        .add(f64List("quantiles"))
-        .add(f64List("values"))
-        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
-        .build();
+    Table number = point(Layouts.NUMBER_DP);
+    Table hist = point(Layouts.HIST_DP, Role.interned(ColumnNames.BOUNDS_ID, HIST_BOUNDS));
+    Table bounds = LayoutTables.build(Layouts.HIST_BOUNDS, Role.interned(ColumnNames.ID, HIST_BOUNDS));
+    Table expHist = point(Layouts.EXP_HIST_DP);
+    Table summary = point(Layouts.SUMMARY_DP);
     Table dpAttrs = Attributes.table(TableFiles.DP_ATTRS, Rebase.SEQUENCE, POINTS);
-    Table exemplars = Table.builder(TableFiles.EXEMPLARS)
-        .addRows(FixedColumn.u32(ColumnNames.ID, false), EXEMPLARS)
-        .addSequence(FixedColumn.u32(ColumnNames.PARENT_ID, false), POINTS)
-        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false))
-        .add(FixedColumn.i64(ColumnNames.INT, true))
-        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
-        .add(FixedColumn.fixedBinary(ColumnNames.SPAN_ID, 8, true))
-        .add(FixedColumn.fixedBinary(ColumnNames.TRACE_ID, 16, true))
-        .build();
+    Table exemplars = LayoutTables.build(Layouts.EXEMPLARS, Role.rows(ColumnNames.ID, EXEMPLARS),
+        Role.sequence(ColumnNames.PARENT_ID, POINTS));
     Table exemplarAttrs = Attributes.table(TableFiles.EXEMPLAR_ATTRS, Rebase.ROWS, EXEMPLARS);
     return new Table[] {
       shared[0], shared[1], shared[2], shared[3],
@@ -214,21 +164,13 @@ public final class MetricsBatch extends Batch {
     };
   }
 
-  /** The columns every point table starts with. */
-  private static Table.Builder point(String file) {
-    return Table.builder(file)
-        .addSequence(FixedColumn.u32(ColumnNames.ID, false), POINTS)
-        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), METRICS)
-        .add(FixedColumn.timestampNs(ColumnNames.START_TIME_UNIX_NANO, true))
-        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false));
-  }
-
-  private static ListColumn u64List(String name) {
-    return new ListColumn(name, false, FixedColumn.u64(ColumnNames.ITEM, false));
-  }
-
-  private static ListColumn f64List(String name) {
-    return new ListColumn(name, false, FixedColumn.f64(ColumnNames.ITEM, false));
+  /** A point table: ids from the point sequence, parents in the metrics table, and {@code more} roles. */
+  private static Table point(TableLayout layout, Role... more) {
+    Role[] roles = new Role[more.length + 2];
+    roles[0] = Role.sequence(ColumnNames.ID, POINTS);
+    roles[1] = Role.rows(ColumnNames.PARENT_ID, METRICS);
+    System.arraycopy(more, 0, roles, 2, more.length);
+    return LayoutTables.build(layout, roles);
   }
 
   @Override

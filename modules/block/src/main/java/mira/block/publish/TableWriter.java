@@ -1,5 +1,6 @@
 package mira.block.publish;
 
+import mira.block.layout.Layouts;
 import mira.block.layout.LayoutVersion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -72,17 +73,14 @@ public final class TableWriter {
     }
   }
 
-  /** The value columns of an attribute table that a block may leave out when no row uses them. */
-  private static final java.util.Set<String> OPTIONAL_VALUES = java.util.Set.of("int", "double", "bytes", "ser");
-
   /**
-   * True if the column is left out of the file: an attribute table's value column for a type no row
-   * of this block has. Readers find columns by name and read a missing one as all null. A string-only
+   * True if the column is left out of the file: a column the layout marks omittable (an attribute
+   * table's value column for a type no row of this block has) that holds no value. Readers find columns by name and read a missing one as all null. A string-only
    * block otherwise stores 24 bytes of nothing per attribute row (an 8-byte int, an 8-byte double
    * and two 4-byte offsets), about a quarter of a traces block.
    */
   static boolean omitted(Table table, Column c, int rows) {
-    return table.isAttributes() && rows > 0 && OPTIONAL_VALUES.contains(c.name()) && c.allNull(rows);
+    return rows > 0 && Layouts.of(table.file()).column(c.name()).omittable() && c.allNull(rows);
   }
 
   /** Loads {@code rows} rows of {@code table} into Arrow vectors allocated from {@code allocator}. */

@@ -1,10 +1,7 @@
 package mira.block.table;
 
 import mira.block.layout.ColumnNames;
-import mira.block.column.BoolColumn;
-import mira.block.column.DictColumn;
-import mira.block.column.FixedColumn;
-import mira.block.column.VarColumn;
+import mira.block.layout.Layouts;
 
 /**
  * The one attribute table layout every level shares (record, resource, scope, span event, span
@@ -43,17 +40,6 @@ public final class Attributes {
    * {@link Rebase#RESOURCE} / {@link Rebase#SCOPE} for those two).
    */
   public static Table table(String file, Rebase parentRebase, int parentTable) {
-    return Table.builder(file)
-        .attributeLayout()
-        .add(FixedColumn.u32(ColumnNames.PARENT_ID, false), parentRebase, parentTable)
-        .add(new DictColumn(ColumnNames.KEY, false))
-        .add(FixedColumn.u8(ColumnNames.TYPE, false))
-        .add(VarColumn.utf8(ColumnNames.STR, true))
-        .add(FixedColumn.i64(ColumnNames.INT, true))
-        .add(FixedColumn.f64(ColumnNames.DOUBLE, true))
-        .add(new BoolColumn("bool", true))
-        .add(VarColumn.binary(ColumnNames.BYTES, true))
-        .add(VarColumn.binary(ColumnNames.SER, true))
-        .build();
+    return LayoutTables.build(Layouts.attributes(file), new LayoutTables.Role(ColumnNames.PARENT_ID, parentRebase, parentTable));
   }
 }

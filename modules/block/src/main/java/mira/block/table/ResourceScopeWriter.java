@@ -1,6 +1,7 @@
 package mira.block.table;
 
 import mira.block.layout.ColumnNames;
+import mira.block.layout.Layouts;
 import mira.block.layout.TableFiles;
 import java.util.Arrays;
 import mira.block.column.FixedColumn;
@@ -35,23 +36,11 @@ public final class ResourceScopeWriter {
 
   /** The resources table of a new batch. */
   public static Table resourcesTable() {
-    return Table.builder(TableFiles.RESOURCES)
-        .add(FixedColumn.u16(ColumnNames.ID, false), Rebase.RESOURCE, -1)
-        .add(FixedColumn.u64(ColumnNames.KEY, false))
-        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
-        .add(VarColumn.utf8(ColumnNames.SCHEMA_URL, true))
-        .add(VarColumn.binary(ColumnNames.ENTITY_REFS, true))
-        .build();
+    return LayoutTables.build(Layouts.RESOURCES, LayoutTables.Role.shared(ColumnNames.ID, Rebase.RESOURCE));
   }
 
   public static Table scopesTable() {
-    return Table.builder(TableFiles.SCOPES)
-        .add(FixedColumn.u16(ColumnNames.ID, false), Rebase.SCOPE, -1)
-        .add(VarColumn.utf8(ColumnNames.NAME, true))
-        .add(VarColumn.utf8(ColumnNames.VERSION, true))
-        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
-        .add(VarColumn.utf8(ColumnNames.SCHEMA_URL, true))
-        .build();
+    return LayoutTables.build(Layouts.SCOPES, LayoutTables.Role.shared(ColumnNames.ID, Rebase.SCOPE));
   }
 
   /** The four shared tables of a new batch, in table order. */

@@ -1,11 +1,10 @@
 package mira.block.traces;
 
 import mira.block.layout.ColumnNames;
-import mira.block.table.RootTables;
-import mira.block.layout.RootLayouts;
+import mira.block.table.LayoutTables;
+import mira.block.table.LayoutTables.Role;
+import mira.block.layout.Layouts;
 import mira.block.layout.TableFiles;
-import mira.block.column.FixedColumn;
-import mira.block.column.VarColumn;
 import mira.block.table.Attributes;
 import mira.block.table.Batch;
 import mira.block.table.ResourceScopeWriter;
@@ -98,25 +97,13 @@ public final class TracesBatch extends Batch {
 
   private static Table[] layout() {
     Table[] shared = ResourceScopeWriter.sharedTables();
-    Table spans = RootTables.build(TableFiles.SPANS, RootLayouts.SPANS, SPANS);
+    Table spans = LayoutTables.root(Layouts.SPANS, SPANS);
     Table spanAttrs = Attributes.table(TableFiles.SPAN_ATTRS, Rebase.ROWS, SPANS);
-    Table events = Table.builder(TableFiles.SPAN_EVENTS)
-        .addRows(FixedColumn.u32(ColumnNames.ID, false), SPAN_EVENTS)
-        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), SPANS)
-        .add(FixedColumn.timestampNs(ColumnNames.TIME_UNIX_NANO, false))
-        .add(VarColumn.utf8(ColumnNames.NAME, false))
-        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
-        .build();
+    Table events = LayoutTables.build(Layouts.SPAN_EVENTS, Role.rows(ColumnNames.ID, SPAN_EVENTS),
+        Role.rows(ColumnNames.PARENT_ID, SPANS));
     Table eventAttrs = Attributes.table(TableFiles.SPAN_EVENT_ATTRS, Rebase.ROWS, SPAN_EVENTS);
-    Table links = Table.builder(TableFiles.SPAN_LINKS)
-        .addRows(FixedColumn.u32(ColumnNames.ID, false), SPAN_LINKS)
-        .addRows(FixedColumn.u32(ColumnNames.PARENT_ID, false), SPANS)
-        .add(FixedColumn.fixedBinary(ColumnNames.TRACE_ID, 16, true))
-        .add(FixedColumn.fixedBinary(ColumnNames.SPAN_ID, 8, true))
-        .add(VarColumn.utf8(ColumnNames.TRACE_STATE, true))
-        .add(FixedColumn.u32(ColumnNames.FLAGS, true))
-        .add(FixedColumn.u32(ColumnNames.DROPPED_ATTRIBUTES_COUNT, false))
-        .build();
+    Table links = LayoutTables.build(Layouts.SPAN_LINKS, Role.rows(ColumnNames.ID, SPAN_LINKS),
+        Role.rows(ColumnNames.PARENT_ID, SPANS));
     Table linkAttrs = Attributes.table(TableFiles.SPAN_LINK_ATTRS, Rebase.ROWS, SPAN_LINKS);
     return new Table[] {
       shared[0], shared[1], shared[2], shared[3], spans, spanAttrs, events, eventAttrs, links, linkAttrs

@@ -3,7 +3,7 @@ package mira.query.prune;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import mira.block.layout.RootLayouts;
+import mira.block.layout.Layouts;
 import mira.block.index.ZoneIndex;
 import mira.proto.wire.Signal;
 import mira.query.doc.Op;
@@ -29,8 +29,8 @@ import mira.query.match.ValueMatcher;
  */
 final class ZoneStep implements BlockPruner {
   /** Root columns the writer never leaves null, per signal: read from its own table layouts. */
-  private static final Set<String> LOGS_NEVER_NULL = RootLayouts.neverNull(RootLayouts.LOGS);
-  private static final Set<String> SPANS_NEVER_NULL = RootLayouts.neverNull(RootLayouts.SPANS);
+  private static final Set<String> LOGS_NEVER_NULL = Layouts.LOGS.neverNull();
+  private static final Set<String> SPANS_NEVER_NULL = Layouts.SPANS.neverNull();
 
   private final SidecarCache cache;
 

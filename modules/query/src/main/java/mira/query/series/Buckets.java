@@ -1,5 +1,6 @@
 package mira.query.series;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
@@ -22,11 +23,11 @@ final class Buckets {
   private final double[][] boundsCache;
 
   Buckets(TableView hist, TableView boundsTable) {
-    counts = hist == null ? null : (ListVector) (FieldVector) hist.column("bucket_counts");
-    boundsId = IntReader.of(hist == null ? null : hist.column("bounds_id"));
-    bounds = boundsTable == null ? null : (ListVector) (FieldVector) boundsTable.column("bounds");
+    counts = hist == null ? null : (ListVector) (FieldVector) hist.column(ColumnNames.BUCKET_COUNTS);
+    boundsId = IntReader.of(hist == null ? null : hist.column(ColumnNames.BOUNDS_ID));
+    bounds = boundsTable == null ? null : (ListVector) (FieldVector) boundsTable.column(ColumnNames.BOUNDS);
     int rows = boundsTable == null ? 0 : boundsTable.rows();
-    IntReader id = IntReader.of(boundsTable == null ? null : boundsTable.column("id"));
+    IntReader id = IntReader.of(boundsTable == null ? null : boundsTable.column(ColumnNames.ID));
     int max = -1;
     for (int r = 0; r < rows; r++) {
       max = Math.max(max, id.getInt(r));

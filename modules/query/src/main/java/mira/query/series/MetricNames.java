@@ -1,5 +1,6 @@
 package mira.query.series;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -95,8 +96,8 @@ public final class MetricNames {
       if (t == null) {
         continue;
       }
-      IntReader parent = IntReader.of(t.column("parent_id"));
-      IntReader time = IntReader.of(t.column("time_unix_nano"));
+      IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
+      IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
       int rows = t.rows();
       long in = 0;
       for (int j = 0; j < rows; j++) {
@@ -112,10 +113,10 @@ public final class MetricNames {
       points.add(rows);
       inWindow.add(in);
     }
-    VarReader name = VarReader.of(metrics.column("name"));
-    VarReader unit = VarReader.of(metrics.column("unit"));
-    VarReader description = VarReader.of(metrics.column("description"));
-    IntReader type = IntReader.of(metrics.column("type"));
+    VarReader name = VarReader.of(metrics.column(ColumnNames.NAME));
+    VarReader unit = VarReader.of(metrics.column(ColumnNames.UNIT));
+    VarReader description = VarReader.of(metrics.column(ColumnNames.DESCRIPTION));
+    IntReader type = IntReader.of(metrics.column(ColumnNames.TYPE));
     List<Entry> out = new ArrayList<>();
     for (int m = 0; m < n; m++) {
       if (seen[m]) {

@@ -1,5 +1,6 @@
 package mira.query.series;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -170,8 +171,8 @@ public final class SeriesScan {
   /** Which metric rows take part, and into which set: exact name, or a histogram's half. */
   private static MetricRows metricRows(TableView metrics, String wanted) {
     int nm = metrics.rows();
-    VarReader name = VarReader.of(metrics.column("name"));
-    IntReader type = IntReader.of(metrics.column("type"));
+    VarReader name = VarReader.of(metrics.column(ColumnNames.NAME));
+    IntReader type = IntReader.of(metrics.column(ColumnNames.TYPE));
     int[] mode = new int[nm];
     boolean[] toSuffix = new boolean[nm];
     String[] names = new String[nm];
@@ -196,10 +197,10 @@ public final class SeriesScan {
       }
       anySelected |= mode[m] != SKIP;
     }
-    return new MetricRows(nm, name, type, VarReader.of(metrics.column("unit")),
-        VarReader.of(metrics.column("description")), IntReader.of(metrics.column("resource_id")),
-        IntReader.of(metrics.column("scope_id")), IntReader.of(metrics.column("aggregation_temporality")),
-        BoolReader.of(metrics.column("is_monotonic")), names, mode, toSuffix, anySelected);
+    return new MetricRows(nm, name, type, VarReader.of(metrics.column(ColumnNames.UNIT)),
+        VarReader.of(metrics.column(ColumnNames.DESCRIPTION)), IntReader.of(metrics.column(ColumnNames.RESOURCE_ID)),
+        IntReader.of(metrics.column(ColumnNames.SCOPE_ID)), IntReader.of(metrics.column(ColumnNames.AGGREGATION_TEMPORALITY)),
+        BoolReader.of(metrics.column(ColumnNames.IS_MONOTONIC)), names, mode, toSuffix, anySelected);
   }
 
   private static PointTables pointTables(BlockReader r) throws CorruptBlockException {
@@ -243,9 +244,9 @@ public final class SeriesScan {
       if (t == null) {
         continue;
       }
-      IntReader id = IntReader.of(t.column("id"));
-      IntReader parent = IntReader.of(t.column("parent_id"));
-      IntReader time = IntReader.of(t.column("time_unix_nano"));
+      IntReader id = IntReader.of(t.column(ColumnNames.ID));
+      IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
+      IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
       for (int j = 0, rows = t.rows(); j < rows; j++) {
         int m = parent.getInt(j);
         int pid = id.getInt(j);
@@ -297,14 +298,14 @@ public final class SeriesScan {
       if (t == null) {
         continue;
       }
-      IntReader id = IntReader.of(t.column("id"));
-      IntReader parent = IntReader.of(t.column("parent_id"));
-      IntReader time = IntReader.of(t.column("time_unix_nano"));
-      IntReader startTime = IntReader.of(t.column("start_time_unix_nano"));
+      IntReader id = IntReader.of(t.column(ColumnNames.ID));
+      IntReader parent = IntReader.of(t.column(ColumnNames.PARENT_ID));
+      IntReader time = IntReader.of(t.column(ColumnNames.TIME_UNIX_NANO));
+      IntReader startTime = IntReader.of(t.column(ColumnNames.START_TIME_UNIX_NANO));
       boolean numbers = POINT_TABLES[k].equals(TableFiles.NUMBER_DP);
       boolean hist = withBuckets && POINT_TABLES[k].equals(TableFiles.HIST_DP);
-      IntReader iv = IntReader.of(t.column(numbers ? "int" : "count"));
-      IntReader dv = IntReader.of(t.column(numbers ? "double" : "sum"));
+      IntReader iv = IntReader.of(t.column(numbers ? ColumnNames.INT : ColumnNames.COUNT));
+      IntReader dv = IntReader.of(t.column(numbers ? ColumnNames.DOUBLE : ColumnNames.SUM));
       for (int j = 0, rows = t.rows(); j < rows; j++) {
         int pid = id.getInt(j);
         if (pid < 0 || pid >= totalPoints || !in[pid]) {
@@ -386,13 +387,13 @@ public final class SeriesScan {
     Exemplars(BlockReader r, int points, boolean[] selected) throws CorruptBlockException {
       TableView t = Tables.get(r, TableFiles.EXEMPLARS);
       int rows = t == null ? 0 : t.rows();
-      byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column("parent_id")), rows, points,
+      byPoint = mira.query.table.Children.of(IntReader.of(t == null ? null : t.column(ColumnNames.PARENT_ID)), rows, points,
           selected);
-      time = IntReader.of(t == null ? null : t.column("time_unix_nano"));
-      iv = IntReader.of(t == null ? null : t.column("int"));
-      dv = IntReader.of(t == null ? null : t.column("double"));
-      traceId = IdReader.of(t == null ? null : t.column("trace_id"), 16);
-      spanId = IdReader.of(t == null ? null : t.column("span_id"), 8);
+      time = IntReader.of(t == null ? null : t.column(ColumnNames.TIME_UNIX_NANO));
+      iv = IntReader.of(t == null ? null : t.column(ColumnNames.INT));
+      dv = IntReader.of(t == null ? null : t.column(ColumnNames.DOUBLE));
+      traceId = IdReader.of(t == null ? null : t.column(ColumnNames.TRACE_ID), 16);
+      spanId = IdReader.of(t == null ? null : t.column(ColumnNames.SPAN_ID), 8);
       boolean[] used = new boolean[rows];
       for (int p = 0; p < points; p++) {
         if (selected[p]) {
