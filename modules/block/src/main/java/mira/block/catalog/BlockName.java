@@ -1,6 +1,7 @@
 package mira.block.catalog;
 
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,22 @@ public record BlockName(long minTime, long maxTime, int node, long seq, long wal
   }
 
   /** The node part as it appears in names: 8 lowercase hex digits. */
+  /**
+   * The start, in ns since the epoch, of the hour a partition directory ({@code p=<hour>}) holds,
+   * or empty if {@code dirName} is not a partition's name. A partition holds the blocks whose
+   * minimum time falls in its hour; their maximum time can be later.
+   */
+  public static OptionalLong partitionStart(String dirName) {
+    if (!dirName.startsWith("p=")) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(dirName.substring(2)) * PARTITION_NS);
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+
   public static String nodeHex(int node) {
     return String.format("%08x", node);
   }

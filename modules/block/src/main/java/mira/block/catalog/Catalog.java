@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,18 +29,11 @@ public final class Catalog {
     if (!Files.isDirectory(dir)) {
       return out;
     }
-    long hourFrom = Math.floorDiv(from, BlockName.PARTITION_NS);
     try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "p=*")) {
       for (Path p : parts) {
-        long hour;
-        try {
-          hour = Long.parseLong(p.getFileName().toString().substring(2));
-        } catch (NumberFormatException e) {
-          continue;
-        }
-        // A partition holds blocks whose min time falls in that hour; their max time can be later,
-        // so only partitions starting after `to` can be skipped.
-        if (hour * BlockName.PARTITION_NS > to) {
+        OptionalLong start = BlockName.partitionStart(p.getFileName().toString());
+        // Blocks' max time can be later than their partition's hour: only partitions starting after `to` are skipped.
+        if (start.isEmpty() || start.getAsLong() > to) {
           continue;
         }
         try (DirectoryStream<Path> blocks = Files.newDirectoryStream(p)) {

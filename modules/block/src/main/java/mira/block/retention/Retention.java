@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.OptionalLong;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -45,14 +46,9 @@ public final class Retention {
       boolean moved = false;
       try (DirectoryStream<Path> parts = Files.newDirectoryStream(signalDir, "p=*")) {
         for (Path p : parts) {
-          long hour;
-          try {
-            hour = Long.parseLong(p.getFileName().toString().substring(2));
-          } catch (NumberFormatException e) {
-            continue;
-          }
+          OptionalLong start = BlockName.partitionStart(p.getFileName().toString());
           // A partition's blocks start within its hour; none can be expired if the hour starts after the cutoff.
-          if (hour * BlockName.PARTITION_NS > cutoffNanos) {
+          if (start.isEmpty() || start.getAsLong() > cutoffNanos) {
             continue;
           }
           boolean empty = true;
