@@ -4,6 +4,7 @@ module mira.server {
   requires mira.block;
   requires mira.wal;
   requires mira.query;
+  requires mira.mcp;
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
   requires io.helidon.webserver.grpc;

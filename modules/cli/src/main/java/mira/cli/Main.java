@@ -54,7 +54,7 @@ public final class Main {
       case "serve" -> serve(args, out, err);
       case "train" -> Training.run(err);
       default -> {
-        err.println("mira: unknown command \"" + args[0] + "\"; commands are serve, version");
+        err.println("mira: unknown command \"" + args[0] + "\"; commands are serve, version, train");
         err.print(USAGE);
         yield 2;
       }

@@ -19,9 +19,11 @@ public final class Api {
       RetentionSweeper retention) {
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(queries);
+    McpRoute mcp = new McpRoute(queries);
     return r -> {
       stats.route(r);
       query.route(r);
+      mcp.route(r);
     };
   }
 }

@@ -139,7 +139,7 @@ public final class QueryRoutes {
   }
 
   /** The request body, or null if the request was answered (refused) instead. */
-  private static byte[] document(ServerRequest req, ServerResponse res) {
+  static byte[] document(ServerRequest req, ServerResponse res) {
     Optional<String> encoding = req.headers().first(HeaderNames.CONTENT_ENCODING);
     if (encoding.isPresent() && !encoding.get().strip().toLowerCase(Locale.ROOT).equals("identity")) {
       refuseUnread(req, res, 415, "Content-Encoding \"" + encoding.get() + "\" is not supported on "

@@ -1,0 +1,205 @@
+package mira.mcp;
+
+import static mira.mcp.Tree.obj;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import mira.query.LocalQueries;
+
+/**
+ * The MCP server behind {@code POST /mcp}: one JSON-RPC 2.0 message in, at most one out, nothing
+ * remembered between requests (no session id is ever issued, and one sent is ignored), so any
+ * replica answers any request.
+ *
+ * <p>Protocol revisions served: {@link #VERSIONS}, the ones with {@code initialize}. The client
+ * proposes a version in {@code initialize}; the answer is that version if it is served, otherwise
+ * the newest served, which the client may refuse. Later requests carry it in the
+ * {@code MCP-Protocol-Version} header; an unserved value there is 400, a missing one means
+ * 2025-03-26, as the specification says.
+ *
+ * <p>HTTP statuses: 200 with a JSON-RPC response (errors included) for a request; 202 with no
+ * body for a notification or a response; 400 for a body that is not one JSON-RPC message (parse
+ * error, batch, wrong {@code jsonrpc}) or an unserved protocol header; 403 for an {@code Origin}
+ * not allowed (DNS-rebinding protection); 405 for any method but POST; 406 for an {@code Accept}
+ * that excludes JSON.
+ */
+public final class McpServer {
+  /** Served protocol revisions, newest first. */
+  public static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+
+  static final int PARSE_ERROR = -32700;
+  static final int INVALID_REQUEST = -32600;
+  static final int METHOD_NOT_FOUND = -32601;
+  static final int INVALID_PARAMS = -32602;
+  static final int INTERNAL_ERROR = -32603;
+
+  static final String INSTRUCTIONS = """
+      Mira stores the logs, traces and metrics of the services that send it OpenTelemetry.
+      A good loop when investigating: list_metrics and query_metric (fn rate or quantile, group_by \
+      service.name) to see which service changed and since when; query_records on traces with \
+      where [{"field": "status_code", "op": "eq", "value": 2}] for its failing spans; get_trace \
+      for one of them; query_records on logs with where [{"field": "trace_id", "op": "eq", \
+      "value": "<id>"}] for the logs that explain it. Times are ns since the epoch, RFC 3339, or \
+      relative (-15m). Answers are paged: pass next back as after.""";
+
+  /** What to send back: a status and a JSON body, or no body when {@code body} is null. */
+  public record Reply(int status, byte[] body) {}
+
+  private final Tools tools;
+  private final String version;
+
+  /**
+   * @param queries the engine the tools ask
+   * @param version Mira's version, for {@code serverInfo}
+   */
+  public McpServer(LocalQueries queries, String version) {
+    this.tools = new Tools(queries);
+    this.version = version;
+  }
+
+  /**
+   * Answers one HTTP request to {@code /mcp}.
+   *
+   * @param method the HTTP method
+   * @param header a request header by lowercase name, or null if absent
+   * @param body the request body (empty if none)
+   */
+  public Reply handle(String method, Function<String, String> header, byte[] body) {
+    if (!method.equals("POST")) {
+      return error(405, null, INVALID_REQUEST, method + " is not served on /mcp: this server opens no event stream; "
+          + "POST one JSON-RPC message");
+    }
+    String origin = header.apply("origin");
+    if (origin != null && !originAllowed(origin, header.apply("host"))) {
+      return error(403, null, INVALID_REQUEST, "Origin " + origin + " is not allowed");
+    }
+    String accept = header.apply("accept");
+    if (accept != null && !accept.contains("application/json") && !accept.contains("*/*")) {
+      return error(406, null, INVALID_REQUEST, "the client must accept application/json");
+    }
+    Object doc;
+    try {
+      doc = Tree.parse(body);
+    } catch (IOException e) {
+      return error(400, null, PARSE_ERROR, "parse error: " + e.getMessage());
+    }
+    if (doc instanceof List<?>) {
+      return error(400, null, INVALID_REQUEST, "JSON-RPC batches are not supported: send one message per request");
+    }
+    if (!(doc instanceof Map<?, ?> raw)) {
+      return error(400, null, INVALID_REQUEST, "a JSON-RPC message is an object");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> msg = (Map<String, Object>) raw;
+    Object id = msg.get("id");
+    if (!"2.0".equals(msg.get("jsonrpc"))) {
+      return error(400, validId(id) ? id : null, INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\"");
+    }
+    if (!msg.containsKey("method")) {
+      return new Reply(202, null); // a response to nothing we asked: accepted, nothing to do
+    }
+    if (!(msg.get("method") instanceof String name)) {
+      return error(400, validId(id) ? id : null, INVALID_REQUEST, "\"method\" must be a string");
+    }
+    if (!msg.containsKey("id")) {
+      return new Reply(202, null); // a notification (initialized, cancelled, ...): nothing to answer
+    }
+    if (!validId(id)) {
+      return error(400, null, INVALID_REQUEST, "\"id\" must be a string or an integer");
+    }
+    String protocol = header.apply("mcp-protocol-version");
+    if (!name.equals("initialize") && protocol != null && !VERSIONS.contains(protocol)) {
+      return error(400, id, INVALID_REQUEST, "unsupported MCP-Protocol-Version " + protocol + "; served: "
+          + String.join(", ", VERSIONS));
+    }
+    Object params = msg.get("params");
+    if (params != null && !(params instanceof Map<?, ?>)) {
+      return error(200, id, INVALID_PARAMS, "\"params\" must be an object");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> p = params == null ? Map.of() : (Map<String, Object>) params;
+    return switch (name) {
+      case "initialize" -> result(id, initialize(p));
+      case "ping" -> result(id, obj());
+      case "tools/list" -> result(id, obj("tools", Tools.list()));
+      case "tools/call" -> call(id, p);
+      default -> error(200, id, METHOD_NOT_FOUND, "method not found: " + name);
+    };
+  }
+
+  private Map<String, Object> initialize(Map<String, Object> p) {
+    Object asked = p.get("protocolVersion");
+    String chosen = asked instanceof String s && VERSIONS.contains(s) ? s : VERSIONS.get(0);
+    return obj("protocolVersion", chosen,
+        "capabilities", obj("tools", obj("listChanged", false)),
+        "serverInfo", obj("name", "mira", "title", "Mira telemetry store", "version", version),
+        "instructions", INSTRUCTIONS);
+  }
+
+  private Reply call(Object id, Map<String, Object> p) {
+    if (!(p.get("name") instanceof String name)) {
+      return error(200, id, INVALID_PARAMS, "tools/call needs params.name, the tool's name");
+    }
+    if (!Tools.exists(name)) {
+      return error(200, id, INVALID_PARAMS, "unknown tool: " + name);
+    }
+    Object a = p.get("arguments");
+    if (a != null && !(a instanceof Map<?, ?>)) {
+      return error(200, id, INVALID_PARAMS, "params.arguments must be an object");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> args = a == null ? Map.of() : (Map<String, Object>) a;
+    try {
+      Tools.Answer ans = tools.call(name, args);
+      String text = ans.summary() + "\n" + new String(ans.json(), java.nio.charset.StandardCharsets.UTF_8);
+      return result(id, obj("content", List.of(obj("type", "text", "text", text)),
+          "structuredContent", new Tree.Raw(ans.json()), "isError", false));
+    } catch (Tools.Refusal e) {
+      return result(id, obj("content", List.of(obj("type", "text", "text", e.getMessage())), "isError", true));
+    } catch (IOException | RuntimeException e) {
+      return error(200, id, INTERNAL_ERROR, name + " failed: " + e.getMessage());
+    }
+  }
+
+  /** Loopback origins, and an origin naming the host the request was sent to. */
+  static boolean originAllowed(String origin, String host) {
+    String h;
+    try {
+      h = URI.create(origin).getHost();
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    if (h == null) {
+      return false;
+    }
+    h = h.toLowerCase(Locale.ROOT);
+    if (h.equals("localhost") || h.equals("127.0.0.1") || h.equals("[::1]") || h.equals("::1")) {
+      return true;
+    }
+    if (host == null) {
+      return false;
+    }
+    String hostName = host.toLowerCase(Locale.ROOT);
+    int colon = hostName.lastIndexOf(':');
+    if (colon > 0 && !hostName.endsWith("]")) {
+      hostName = hostName.substring(0, colon);
+    }
+    return h.equals(hostName);
+  }
+
+  private static boolean validId(Object id) {
+    return id instanceof String || id instanceof Long;
+  }
+
+  private static Reply result(Object id, Object result) {
+    return new Reply(200, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "result", result)));
+  }
+
+  private static Reply error(int status, Object id, int code, String message) {
+    return new Reply(status, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "error", obj("code", code, "message", message))));
+  }
+}

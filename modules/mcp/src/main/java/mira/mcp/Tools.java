@@ -1,0 +1,166 @@
+package mira.mcp;
+
+import static mira.mcp.Tree.obj;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mira.query.LocalQueries;
+import mira.query.render.ResponseJson;
+import mira.query.render.SeriesJson;
+import mira.query.result.BusyException;
+import mira.query.result.MetricList;
+import mira.query.result.QueryException;
+import mira.query.result.SearchResult;
+import mira.query.result.SeriesResult;
+import mira.query.result.TraceResult;
+
+/**
+ * The tools: each one a call of the same typed operation the HTTP API makes, its answer rendered
+ * by the same renderer. Arguments go to the query grammar as they are, so a wrong one is refused
+ * with the grammar's own message naming it (a tool result with {@code isError}, not a protocol error).
+ */
+final class Tools {
+  /** Rows per {@code query_records} answer unless the caller asks for more: a page an agent can read whole. */
+  static final long DEFAULT_LIMIT = 20;
+
+  private final LocalQueries queries;
+
+  Tools(LocalQueries queries) {
+    this.queries = queries;
+  }
+
+  /** What a call produced: the typed answer as JSON, and a one-line summary of it. */
+  record Answer(byte[] json, String summary) {}
+
+  /** A tool's arguments were wrong, or the engine refused them; {@code message} names why. */
+  static final class Refusal extends Exception {
+    Refusal(String message) {
+      super(message);
+    }
+  }
+
+  /** The tools/list entries. */
+  static List<Object> list() {
+    List<Object> out = new ArrayList<>();
+    out.add(tool("query_records", "Search logs or spans",
+        "Logs or spans in a time window matching the query grammar's where terms, newest first. "
+            + "Page with after = the answer's next.",
+        obj("signal", prop("string", "logs or traces", List.of("logs", "traces")),
+            "from", prop("string", "start of the window: ns since the epoch, RFC 3339, or relative like -15m", null),
+            "to", prop("string", "end of the window (default now)", null),
+            "where", obj("type", "array", "description", "terms of the query grammar (docs/api.md), all must hold",
+                "items", obj("type", "object")),
+            "limit", obj("type", "integer", "minimum", 1, "maximum", 10_000,
+                "description", "rows per page (default " + DEFAULT_LIMIT + ")"),
+            "after", prop("string", "the next cursor of the previous page", null)),
+        List.of("signal"), "rows"));
+    out.add(tool("get_trace", "Get a trace", "Every span of one trace, across all of retention.",
+        obj("trace_id", prop("string", "32 lowercase hex digits", null)), List.of("trace_id"), "rows"));
+    out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window: name, type, unit.",
+        obj("from", prop("string", "start of the window (default the last hour)", null),
+            "to", prop("string", "end of the window (default now)", null)),
+        List.of(), "metrics"));
+    out.add(tool("query_metric", "Query a metric",
+        "Series of one metric; with step and fn (rate, increase, last, min, max, count, avg, quantile) one "
+            + "value per step, optionally grouped by attributes.",
+        obj("name", prop("string", "the metric name (histograms: name.count / name.sum, or name with fn quantile)", null),
+            "from", prop("string", "start of the window", null),
+            "to", prop("string", "end of the window (default now)", null),
+            "where", obj("type", "array", "items", obj("type", "object"), "description", "terms of the query grammar"),
+            "step", prop("string", "bucket width, e.g. 1m", null),
+            "fn", prop("string", "function per step", null),
+            "quantile", obj("type", "number", "minimum", 0, "maximum", 1),
+            "group_by", obj("type", "array", "items", obj("type", "string")),
+            "agg", prop("string", "how grouped series combine: sum, avg, min, max, count", null),
+            "max_series", obj("type", "integer", "minimum", 1),
+            "max_points", obj("type", "integer", "minimum", 1)),
+        List.of("name"), "series"));
+    return out;
+  }
+
+  private static Map<String, Object> prop(String type, String description, List<String> choices) {
+    Map<String, Object> p = obj("type", type, "description", description);
+    if (choices != null) {
+      p.put("enum", new ArrayList<Object>(choices));
+    }
+    return p;
+  }
+
+  private static Map<String, Object> tool(String name, String title, String description, Map<String, Object> props,
+      List<String> required, String resultKey) {
+    Map<String, Object> input = obj("type", "object", "properties", props, "additionalProperties", false);
+    if (!required.isEmpty()) {
+      input.put("required", new ArrayList<Object>(required));
+    }
+    return obj("name", name, "title", title, "description", description, "inputSchema", input,
+        "outputSchema", obj("type", "object", "properties", obj(resultKey, obj("type", "array")),
+            "required", List.of(resultKey)),
+        "annotations", obj("readOnlyHint", true, "openWorldHint", false));
+  }
+
+  /** True if {@code name} is a tool. */
+  static boolean exists(String name) {
+    for (Object t : list()) {
+      if (((Map<?, ?>) t).get("name").equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Answer call(String name, Map<String, Object> args) throws Refusal, IOException {
+    try {
+      return switch (name) {
+        case "query_records" -> {
+          Map<String, Object> doc = new LinkedHashMap<>(args);
+          doc.putIfAbsent("limit", DEFAULT_LIMIT);
+          SearchResult r = queries.search(Tree.bytes(doc));
+          yield new Answer(ResponseJson.search(r), r.rows().size() + " rows"
+              + (r.next() != null ? "; more: call again with after = next" : "") + "; " + r.stats().blocksScanned()
+              + " of " + r.stats().blocksTotal() + " blocks read");
+        }
+        case "get_trace" -> {
+          Object id = args.get("trace_id");
+          if (!(id instanceof String s) || args.size() != 1) {
+            throw new Refusal("get_trace takes one argument, trace_id: a string of 32 hex digits");
+          }
+          TraceResult r = queries.trace(s);
+          yield new Answer(ResponseJson.trace(r), r.spans().size() + " spans");
+        }
+        case "list_metrics" -> {
+          for (String k : args.keySet()) {
+            if (!k.equals("from") && !k.equals("to")) {
+              throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to");
+            }
+          }
+          MetricList r = queries.metrics(text(args, "from"), text(args, "to"));
+          yield new Answer(SeriesJson.metrics(r), r.metrics().size() + " metrics");
+        }
+        case "query_metric" -> {
+          SeriesResult r = queries.series(Tree.bytes(args));
+          yield new Answer(SeriesJson.series(r), r.series().size() + " series"
+              + (r.droppedSeries() > 0 ? "; " + r.droppedSeries() + " more left out by max_series" : ""));
+        }
+        default -> throw new IllegalArgumentException("no tool " + name);
+      };
+    } catch (QueryException e) {
+      throw new Refusal(e.getMessage());
+    } catch (BusyException e) {
+      throw new Refusal("every query slot is busy; retry in a second (" + e.getMessage() + ")");
+    }
+  }
+
+  private static String text(Map<String, Object> args, String key) throws Refusal {
+    Object v = args.get(key);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s)) {
+      throw new Refusal("\"" + key + "\" must be a string");
+    }
+    return s;
+  }
+}

@@ -1,0 +1,204 @@
+package mira.server.e2e;
+
+import static mira.server.e2e.QueryApiTest.map;
+import static mira.server.e2e.QueryApiTest.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mira.server.testing.HttpExchange;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The MCP server with a real client: the official MCP TypeScript SDK (legacy era, initialize)
+ * run by Node against a node seeded by the OpenTelemetry Java SDK; and the protocol's refusals
+ * over raw HTTP, each with the status and JSON-RPC code the specification gives.
+ */
+class McpClientTest {
+  static final Path CLIENT = Path.of("src/test/mcp-client");
+
+  @TempDir Path data;
+
+  @BeforeAll
+  static void installClient() throws Exception {
+    if (!Files.isDirectory(CLIENT.resolve("node_modules/@modelcontextprotocol/sdk"))) {
+      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(CLIENT.toFile())
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      assertThat(npm.waitFor(5, TimeUnit.MINUTES)).as("npm ci finished").isTrue();
+      assertThat(npm.exitValue()).as("npm ci exit status").isZero();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> runClient(Node node, String calls) throws Exception {
+    Process p = new ProcessBuilder("node", "client.mjs", node.http() + "/mcp", calls).directory(CLIENT.toFile())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("client exit status; stdout: " + new String(out, StandardCharsets.UTF_8)).isZero();
+    return (Map<String, Object>) parse(out);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theOfficialClientListsTheToolsAndFindsAFailingSpanAndItsTrace() throws Exception {
+    try (Node node = new Node(data)) {
+      SdkTracerProvider tracing = SdkTracerProvider.builder()
+          .setResource(Resource.create(Attributes.builder().put("service.name", "checkout").build()))
+          .addSpanProcessor(SimpleSpanProcessor.create(
+              OtlpHttpSpanExporter.builder().setEndpoint(node.http() + "/v1/traces").build()))
+          .build();
+      Tracer tracer = tracing.get("test");
+      Span root = tracer.spanBuilder("GET /cart").setSpanKind(SpanKind.SERVER).startSpan();
+      String traceId = root.getSpanContext().getTraceId();
+      try (Scope s = root.makeCurrent()) {
+        Span child = tracer.spanBuilder("db.query").startSpan();
+        child.setStatus(StatusCode.ERROR, "connection refused");
+        child.end();
+      }
+      root.end();
+      assertThat(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+      tracing.shutdown();
+
+      Map<String, Object> seen = runClient(node, "["
+          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"from\": \"-1h\", "
+          + "\"where\": [{\"field\": \"status_code\", \"eq\": 2}]}},"
+          + "{\"name\": \"get_trace\", \"arguments\": {\"trace_id\": \"" + traceId + "\"}},"
+          + "{\"name\": \"list_metrics\", \"arguments\": {}},"
+          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"wher\": []}},"
+          + "{\"name\": \"no_such_tool\", \"arguments\": {}}]");
+
+      assertThat(seen.get("protocolVersion")).isEqualTo("2025-11-25");
+      assertThat(seen.get("sessionId")).isNull();
+      assertThat(map(seen.get("server"))).containsEntry("name", "mira");
+      assertThat((String) seen.get("instructions")).contains("query_records");
+      List<Map<String, Object>> tools = (List<Map<String, Object>>) seen.get("tools");
+      assertThat(tools).extracting(t -> t.get("name"))
+          .containsExactly("query_records", "get_trace", "list_metrics", "query_metric");
+      for (Map<String, Object> t : tools) {
+        assertThat(map(t.get("annotations"))).containsEntry("readOnlyHint", true);
+        assertThat(map(t.get("inputSchema"))).containsEntry("type", "object");
+      }
+
+      List<Map<String, Object>> results = (List<Map<String, Object>>) seen.get("results");
+      Map<String, Object> failing = results.get(0);
+      assertThat(failing.get("isError")).isEqualTo(false);
+      List<Map<String, Object>> rows = (List<Map<String, Object>>) map(failing.get("structuredContent")).get("rows");
+      assertThat(rows).hasSize(1);
+      assertThat(rows.get(0)).containsEntry("name", "db.query").containsEntry("trace_id", traceId);
+      String text = (String) ((List<Map<String, Object>>) failing.get("content")).get(0).get("text");
+      assertThat(text).startsWith("1 rows");
+
+      List<Map<String, Object>> spans = (List<Map<String, Object>>) map(results.get(1).get("structuredContent"))
+          .get("rows");
+      assertThat(spans).extracting(x -> x.get("name")).containsExactly("GET /cart", "db.query");
+
+      assertThat(map(results.get(2).get("structuredContent")).get("metrics")).isEqualTo(List.of());
+
+      Map<String, Object> wrong = results.get(3);
+      assertThat(wrong.get("isError")).isEqualTo(true);
+      assertThat(((List<Map<String, Object>>) wrong.get("content")).get(0).get("text").toString()).contains("wher");
+
+      assertThat(results.get(4).get("thrown").toString()).contains("unknown tool: no_such_tool");
+    }
+  }
+
+  static HttpExchange mcp(Node node, String method, Map<String, String> headers, String body) throws IOException {
+    return HttpExchange.send(method, node.http() + "/mcp", headers, body == null ? null
+        : body.getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  /** A ping with an Origin header, sent over a socket; the status line of the answer. */
+  static String withOrigin(Node node, String origin) throws IOException {
+    java.net.URI u = java.net.URI.create(node.http());
+    byte[] body = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}".getBytes(StandardCharsets.UTF_8);
+    try (java.net.Socket sock = new java.net.Socket(u.getHost(), u.getPort())) {
+      sock.setSoTimeout(10_000);
+      String head = "POST /mcp HTTP/1.1\r\nHost: " + u.getHost() + ":" + u.getPort() + "\r\nOrigin: " + origin
+          + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+      sock.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      sock.getOutputStream().write(body);
+      sock.getOutputStream().flush();
+      return new java.io.BufferedReader(new java.io.InputStreamReader(sock.getInputStream(), StandardCharsets.UTF_8))
+          .readLine();
+    }
+  }
+
+  static Map<String, Object> error(HttpExchange x) throws IOException {
+    return map(QueryApiTest.obj(x).get("error"));
+  }
+
+  @Test
+  void badRequestsGetTheStatusAndCodeTheSpecificationGives() throws Exception {
+    try (Node node = new Node(data)) {
+      Map<String, String> json = Map.of("Content-Type", "application/json", "Accept",
+          "application/json, text/event-stream");
+
+      HttpExchange get = mcp(node, "GET", Map.of("Accept", "text/event-stream"), null);
+      assertThat(get.status()).isEqualTo(405);
+      assertThat(get.header("Allow")).isEqualTo("POST");
+      assertThat(mcp(node, "DELETE", Map.of(), null).status()).isEqualTo(405);
+
+      HttpExchange garbage = mcp(node, "POST", json, "{\"jsonrpc\": ");
+      assertThat(garbage.status()).isEqualTo(400);
+      assertThat(error(garbage)).containsEntry("code", -32700L);
+
+      HttpExchange batch = mcp(node, "POST", json, "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}]");
+      assertThat(batch.status()).isEqualTo(400);
+      assertThat(error(batch)).containsEntry("code", -32600L);
+
+      HttpExchange version = mcp(node, "POST", json, "{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}");
+      assertThat(version.status()).isEqualTo(400);
+      assertThat(error(version)).containsEntry("code", -32600L);
+
+      HttpExchange unknown = mcp(node, "POST", json, "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"resources/list\"}");
+      assertThat(unknown.status()).isEqualTo(200);
+      assertThat(error(unknown)).containsEntry("code", -32601L);
+      assertThat(QueryApiTest.obj(unknown)).containsEntry("id", 7L);
+
+      HttpExchange note = mcp(node, "POST", json, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}");
+      assertThat(note.status()).isEqualTo(202);
+      assertThat(note.body()).isEmpty();
+
+      Map<String, String> badHeader = Map.of("Content-Type", "application/json", "MCP-Protocol-Version", "1999-01-01");
+      HttpExchange header = mcp(node, "POST", badHeader, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}");
+      assertThat(header.status()).isEqualTo(400);
+      assertThat(error(header).get("message").toString()).contains("1999-01-01");
+
+      // HttpURLConnection drops an Origin header silently, so these two go over a plain socket.
+      assertThat(withOrigin(node, "https://evil.example")).startsWith("HTTP/1.1 403");
+      assertThat(withOrigin(node, "http://localhost:3000")).startsWith("HTTP/1.1 200");
+      Map<String, String> local = Map.of("Content-Type", "application/json", "Mcp-Session-Id", "ignored");
+      HttpExchange ping = mcp(node, "POST", local, "{\"jsonrpc\": \"2.0\", \"id\": \"p\", \"method\": \"ping\"}");
+      assertThat(ping.status()).isEqualTo(200);
+      assertThat(QueryApiTest.obj(ping)).containsEntry("id", "p").containsEntry("result", Map.of());
+      assertThat(ping.header("Mcp-Session-Id")).isNull();
+
+      HttpExchange older = mcp(node, "POST", json, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
+          + "\"params\": {\"protocolVersion\": \"2025-06-18\", \"capabilities\": {}, "
+          + "\"clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}}");
+      assertThat(map(QueryApiTest.obj(older).get("result"))).containsEntry("protocolVersion", "2025-06-18");
+      HttpExchange future = mcp(node, "POST", json, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
+          + "\"params\": {\"protocolVersion\": \"2099-01-01\", \"capabilities\": {}, "
+          + "\"clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}}");
+      assertThat(map(QueryApiTest.obj(future).get("result"))).containsEntry("protocolVersion", "2025-11-25");
+    }
+  }
+}
