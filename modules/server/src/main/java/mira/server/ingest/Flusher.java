@@ -56,8 +56,14 @@ final class Flusher implements Runnable {
   /** Shared by the signal's shards; see {@link #seal()}. */
   private final ReentrantLock sealLock;
   private volatile boolean stopping;
-  /** Put in the queue by {@link #stop()} to end a wait early; carries no export. */
+  /** Put in the queue by {@link #wake()} to end a wait early; carries no export. */
   private static final Job WAKE = new Job(null, 0, -1, null);
+  /**
+   * True while a {@link #WAKE} is in the queue. At most one is ever queued, so the queue's one
+   * spare slot is enough for it and every admission ticket ({@link #slots}) is a free place: a
+   * permit holder's {@code queue.add} cannot throw however many readers ask for snapshots.
+   */
+  private final java.util.concurrent.atomic.AtomicBoolean wakeQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
   private Batch open;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
@@ -84,7 +90,7 @@ final class Flusher implements Runnable {
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
-    // One slot more than admission hands out, for the wake-up job.
+    // One slot more than admission hands out, for the single wake-up job (see wakeQueued).
     this.queue = new ArrayBlockingQueue<>(queueDepth + 1);
     this.slots = new Semaphore(queueDepth);
     this.wal = wal;
@@ -114,8 +120,20 @@ final class Flusher implements Runnable {
   void stop() {
     stopping = true;
     // Not Thread.interrupt(): an interrupt during a publish's FileChannel I/O closes the channel
-    // and fails the block. If the queue is full the flusher is not waiting anyway.
-    queue.offer(WAKE);
+    // and fails the block.
+    wake();
+  }
+
+  /**
+   * Ends the flusher's wait early. Queues a wake-up only if none is queued already; the one that is
+   * queued is taken off before the turn that answers snapshots, so a request added before this call
+   * is answered by that turn.
+   */
+  private void wake() {
+    if (wakeQueued.compareAndSet(false, true) && !queue.offer(WAKE)) {
+      // Cannot happen (the spare slot is reserved for this job); keep the flag honest regardless.
+      wakeQueued.set(false);
+    }
   }
 
   @Override
@@ -136,7 +154,9 @@ final class Flusher implements Runnable {
         batch.add(first);
         queue.drainTo(batch, DRAIN - 1);
         for (Job j : batch) {
-          if (j != WAKE) {
+          if (j == WAKE) {
+            wakeQueued.set(false);
+          } else {
             slots.release();
             append(j);
           }
@@ -269,7 +289,7 @@ final class Flusher implements Runnable {
   CompletableFuture<Snapshot> requestSnapshot() {
     CompletableFuture<Snapshot> f = new CompletableFuture<>();
     snapshotRequests.add(f);
-    queue.offer(WAKE);
+    wake();
     return f;
   }
 
