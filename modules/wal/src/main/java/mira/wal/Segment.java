@@ -4,12 +4,14 @@ import java.nio.file.Path;
 
 /**
  * One segment file, {@code <first seq, 20 digits>.wal}. {@code lastSeq} is the highest sequence
- * written to it (-1 while empty).
+ * written to it (-1 while empty); {@code bytes} the bytes of the whole frames in it, which is what
+ * {@link Wal#bytes()} sums (a torn tail is not counted).
  */
 final class Segment {
   final Path path;
   final long firstSeq;
   long lastSeq = -1;
+  long bytes;
 
   Segment(Path path, long firstSeq) {
     this.path = path;

@@ -6,7 +6,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.Optional;
@@ -36,12 +35,20 @@ public final class Publisher {
   private final Signal signal;
   private final int node;
   private final BufferAllocator allocator;
+  private final PublishFiles files;
 
   /**
    * @param dataDir the data directory (already checked)
    * @param allocator parent of the allocators used while writing; owned by the caller
    */
   public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator) throws IOException {
+    this(dataDir, signal, node, allocator, PublishFiles.REAL);
+  }
+
+  /** As {@link #Publisher(Path, Signal, String, BufferAllocator)}, through {@code files} (tests inject faults). */
+  public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator, PublishFiles files)
+      throws IOException {
+    this.files = files;
     this.signalDir = dataDir.resolve(signal.dir());
     this.signal = signal;
     this.node = BlockName.nodeId(node);
@@ -71,6 +78,9 @@ public final class Publisher {
    *     removed (best effort) if this call created it. {@link FileAlreadyExistsException} if the
    *     staging directory already exists: another writer (a second process given the same
    *     {@code --node}) is publishing the same block, and its directory is left to it.
+   *     {@link UndurableBlockException} if the rename happened but the directory fsyncs after it
+   *     failed: the block is visible and must be treated as published (never published again);
+   *     call {@link #makeDurable} until it succeeds.
    */
   public Path publish(Batch batch, long seq, long walHi) throws IOException {
     if (batch.isEmpty()) {
@@ -80,7 +90,8 @@ public final class Publisher {
     Path staging = signalDir.resolve(STAGING).resolve(name.dirName());
     // Until this succeeds the directory is not ours. A collision must fail without deleting the
     // other writer's directory: that writer would go on to rename whatever tables it wrote after.
-    Files.createDirectory(staging);
+    files.createDirectory(staging);
+    Path target = signalDir.resolve(name.partition()).resolve(name.dirName());
     boolean published = false;
     try {
       for (Table t : batch.tables()) {
@@ -89,24 +100,37 @@ public final class Publisher {
         }
       }
       Sidecars.write(batch, staging);
-      fsyncDir(staging);
-      Path partition = signalDir.resolve(name.partition());
-      Files.createDirectories(partition);
-      Path target = partition.resolve(name.dirName());
+      files.fsyncDir(staging);
+      files.createDirectories(target.getParent());
       if (Files.exists(target)) {
         throw new FileAlreadyExistsException(target.toString(), null, "block already published");
       }
-      Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+      files.rename(staging, target);
       published = true;
-      fsyncDir(partition);
-      fsyncDir(signalDir);
-      return target;
     } finally {
       if (!published) {
         deleteTree(staging);
       }
     }
+    // Visible from here on: a failure now must not make the caller publish these rows again.
+    try {
+      makeDurable(target);
+    } catch (IOException e) {
+      throw new UndurableBlockException(target, e);
+    }
+    return target;
   }
+
+  /**
+   * Makes the rename of the published block {@code target} durable: fsyncs its partition directory
+   * and the signal directory. Idempotent; retried by the caller after an {@link UndurableBlockException}.
+   */
+  public void makeDurable(Path target) throws IOException {
+    files.fsyncDir(target.getParent());
+    files.fsyncDir(signalDir);
+  }
+
+
 
   /**
    * The next sequence number for this node and signal: one above the highest published, or 0.

@@ -68,27 +68,56 @@ public final class Admission {
       throw new BusyException("busy: all " + slots + " query slots stayed taken for " + wait.toSeconds()
           + " s; retry shortly");
     }
-    try {
-      if (!Thread.currentThread().isVirtual()) {
-        return work.run();
-      }
-      Callable<T> c = work::run;
-      Future<T> f = pool.submit(c);
+    if (!Thread.currentThread().isVirtual()) {
       try {
-        return f.get();
-      } catch (InterruptedException e) {
-        f.cancel(true);
-        Thread.currentThread().interrupt();
-        throw new BusyException("interrupted while the query ran");
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof Exception x) {
-          throw x;
-        }
-        throw (Error) cause;
+        return work.run();
+      } finally {
+        permits.release();
       }
-    } finally {
+    }
+    return runOnQueryThread(work);
+  }
+
+  /**
+   * Runs {@code work} (a slot held) on a query thread. The slot is returned by whoever ends the
+   * work: the query thread when it finishes, or the caller if the work is abandoned before it
+   * started. A caller interrupted while the query runs never returns the slot itself, so a query
+   * that ignores the interrupt still counts against the bound until it ends.
+   */
+  private <T> T runOnQueryThread(Work<T> work) throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+    Callable<T> c = () -> {
+      if (!claimed.compareAndSet(false, true)) {
+        return null; // abandoned before it started; the caller returned the slot
+      }
+      try {
+        return work.run();
+      } finally {
+        permits.release();
+      }
+    };
+    Future<T> f;
+    try {
+      f = pool.submit(c);
+    } catch (RuntimeException e) {
       permits.release();
+      throw e;
+    }
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      f.cancel(true);
+      if (claimed.compareAndSet(false, true)) {
+        permits.release();
+      }
+      Thread.currentThread().interrupt();
+      throw new BusyException("interrupted while the query ran");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Exception x) {
+        throw x;
+      }
+      throw (Error) cause;
     }
   }
 }

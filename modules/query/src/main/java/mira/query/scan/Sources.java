@@ -31,7 +31,7 @@ public record Sources(List<BlockRef> refs, Map<Path, Snapshot> open) {
     if (snapshots.isEmpty()) {
       return new Sources(listed, Map.of());
     }
-    Set<Long> published = new HashSet<>();
+    Set<BlockKey> published = new HashSet<>();
     for (BlockRef r : listed) {
       published.add(key(r));
     }
@@ -48,9 +48,12 @@ public record Sources(List<BlockRef> refs, Map<Path, Snapshot> open) {
     return new Sources(all, open);
   }
 
-  private static long key(BlockRef r) {
-    return ((long) r.name().node() << 40) ^ r.name().seq();
+  private static BlockKey key(BlockRef r) {
+    return new BlockKey(r.name().node(), r.name().seq());
   }
+
+  /** A block's identity across nodes sharing a directory: both fields whole, so keys never collide. */
+  private record BlockKey(int node, long seq) {}
 
   /** True if {@code block} is a snapshot of an open block (it has no files, so no sidecars). */
   public boolean isSnapshot(BlockRef block) {

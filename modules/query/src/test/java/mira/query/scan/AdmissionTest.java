@@ -74,4 +74,50 @@ class AdmissionTest {
     }).join();
     assertThat(fromVirtual.get()).isInstanceOf(java.io.IOException.class).hasMessage("boom");
   }
+
+  @Test
+  void aQueryThatKeepsRunningAfterItsCallerWasInterruptedKeepsItsSlot() throws Exception {
+    Admission a = new Admission(1, Duration.ofMillis(200));
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicReference<Throwable> callerGot = new AtomicReference<>();
+    Thread caller = Thread.ofVirtual().start(() -> {
+      try {
+        a.run(() -> {
+          running.countDown();
+          // A query stuck where an interrupt does not reach (uninterruptible I/O).
+          boolean interrupted = false;
+          while (true) {
+            try {
+              release.await();
+              break;
+            } catch (InterruptedException e) {
+              interrupted = true;
+            }
+          }
+          return interrupted;
+        });
+      } catch (Exception e) {
+        callerGot.set(e);
+      }
+    });
+    running.await();
+    caller.interrupt();
+    caller.join();
+    assertThat(callerGot.get()).isInstanceOf(BusyException.class);
+
+    assertThatThrownBy(() -> a.run(() -> "second")).as("the first query still runs and holds the only slot")
+        .isInstanceOf(BusyException.class);
+
+    release.countDown();
+    String ran = null;
+    for (int i = 0; i < 50 && ran == null; i++) {
+      try {
+        ran = a.run(() -> "ran");
+      } catch (BusyException e) {
+        // The first query is finishing; its slot is returned when it ends.
+      }
+    }
+    assertThat(ran).isEqualTo("ran");
+  }
 }

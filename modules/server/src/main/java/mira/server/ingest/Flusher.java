@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import mira.block.Decoders;
 import mira.block.catalog.BlockName;
 import mira.block.publish.Publisher;
+import mira.block.publish.UndurableBlockException;
 import mira.block.catalog.BlockRef;
 import mira.block.read.Snapshot;
 import mira.block.table.Batch;
@@ -56,8 +57,14 @@ final class Flusher implements Runnable {
   /** Shared by the signal's shards; see {@link #seal()}. */
   private final ReentrantLock sealLock;
   private volatile boolean stopping;
-  /** Put in the queue by {@link #stop()} to end a wait early; carries no export. */
+  /** Put in the queue by {@link #wake()} to end a wait early; carries no export. */
   private static final Job WAKE = new Job(null, 0, -1, null);
+  /**
+   * True while a {@link #WAKE} is in the queue. At most one is ever queued, so the queue's one
+   * spare slot is enough for it and every admission ticket ({@link #slots}) is a free place: a
+   * permit holder's {@code queue.add} cannot throw however many readers ask for snapshots.
+   */
+  private final java.util.concurrent.atomic.AtomicBoolean wakeQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
   private Batch open;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
@@ -70,6 +77,15 @@ final class Flusher implements Runnable {
   private int seqCount;
   /** No publish is attempted before this (after a failure, with the log on). */
   private long retryAt;
+  /**
+   * Blocks renamed into place whose directory fsyncs failed: visible, never to be published again,
+   * their frames (with the log on) retired only once {@link Publisher#makeDurable} succeeds.
+   */
+  private final List<Undurable> undurable = new ArrayList<>();
+  private long durableRetryAt;
+
+  /** A published block not yet proven durable, and the log sequences it holds. */
+  private record Undurable(java.nio.file.Path block, long[] seqs) {}
   /** Read-your-writes: snapshot requests, answered on a turn when the job queue is empty. */
   private final ConcurrentLinkedQueue<CompletableFuture<Snapshot>> snapshotRequests = new ConcurrentLinkedQueue<>();
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
@@ -84,7 +100,7 @@ final class Flusher implements Runnable {
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
-    // One slot more than admission hands out, for the wake-up job.
+    // One slot more than admission hands out, for the single wake-up job (see wakeQueued).
     this.queue = new ArrayBlockingQueue<>(queueDepth + 1);
     this.slots = new Semaphore(queueDepth);
     this.wal = wal;
@@ -114,8 +130,20 @@ final class Flusher implements Runnable {
   void stop() {
     stopping = true;
     // Not Thread.interrupt(): an interrupt during a publish's FileChannel I/O closes the channel
-    // and fails the block. If the queue is full the flusher is not waiting anyway.
-    queue.offer(WAKE);
+    // and fails the block.
+    wake();
+  }
+
+  /**
+   * Ends the flusher's wait early. Queues a wake-up only if none is queued already; the one that is
+   * queued is taken off before the turn that answers snapshots, so a request added before this call
+   * is answered by that turn.
+   */
+  private void wake() {
+    if (wakeQueued.compareAndSet(false, true) && !queue.offer(WAKE)) {
+      // Cannot happen (the spare slot is reserved for this job); keep the flag honest regardless.
+      wakeQueued.set(false);
+    }
   }
 
   @Override
@@ -136,7 +164,9 @@ final class Flusher implements Runnable {
         batch.add(first);
         queue.drainTo(batch, DRAIN - 1);
         for (Job j : batch) {
-          if (j != WAKE) {
+          if (j == WAKE) {
+            wakeQueued.set(false);
+          } else {
             slots.release();
             append(j);
           }
@@ -147,11 +177,19 @@ final class Flusher implements Runnable {
       if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
       }
+      if (!undurable.isEmpty() && now >= durableRetryAt) {
+        makeDurable();
+      }
       if (queue.isEmpty()) {
         answerSnapshots();
       }
     }
     answerSnapshots();
+    if (!undurable.isEmpty()) {
+      // Their frames stay pending otherwise, and are replayed at the next start unless a block's
+      // watermark (read back from the directory) shows them stored.
+      makeDurable();
+    }
     // At shutdown a block whose publish keeps failing is retried until the budget runs out; its
     // exports stay in the log and are replayed at the next start.
     while (!open.isEmpty() && !seal()) {
@@ -172,13 +210,24 @@ final class Flusher implements Runnable {
     }
     if (!open.tryAppend(j.batch())) {
       // A dictionary or the resource id space is full: seal what we have, start afresh.
-      seal();
+      if (!sealUntilPublished()) {
+        // Stopping with the log on and the block still unpublished: the export was acknowledged
+        // and its frame stays pending, so the next start replays it. Never refused.
+        LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": logged export " + j.seq()
+            + " left in the write-ahead log for the next start (its block could not be published)");
+        Decoders.recycle(j.batch());
+        return;
+      }
       openedAt = System.nanoTime();
       if (!open.tryAppend(j.batch())) {
         // Cannot happen for a batch the decoder accepted; refuse it rather than loop.
         stats.failed(signal, j.records());
         if (j.ack() != null) {
           j.ack().complete(new Permanent("export does not fit an empty " + signal.dir() + " block"));
+        }
+        if (wal != null && j.seq() >= 0) {
+          // It would not fit at the next start either; retire it rather than hold the log forever.
+          wal.published(signal.ordinal(), new long[] {j.seq()});
         }
         return;
       }
@@ -194,6 +243,45 @@ final class Flusher implements Runnable {
       seqs[seqCount++] = j.seq();
     }
     holding = true;
+  }
+
+  /**
+   * Seals the open block, and with the log on keeps retrying (every {@link #PUBLISH_RETRY}) until
+   * the publish lands: the export waiting for room was acknowledged and must not be refused. False
+   * only when the flusher is asked to stop first.
+   */
+  private boolean sealUntilPublished() {
+    while (!seal()) {
+      if (stopping) {
+        return false;
+      }
+      try {
+        Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(retryAt - System.nanoTime())));
+      } catch (InterruptedException e) {
+        stopping = true;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Retries the directory fsyncs of published blocks; retires their frames once they succeed. */
+  private void makeDurable() {
+    for (java.util.Iterator<Undurable> it = undurable.iterator(); it.hasNext(); ) {
+      Undurable u = it.next();
+      try {
+        publisher.makeDurable(u.block());
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": block " + u.block().getFileName()
+            + " is published but its directory fsync keeps failing: " + e.getMessage());
+        durableRetryAt = System.nanoTime() + PUBLISH_RETRY;
+        return;
+      }
+      if (wal != null) {
+        wal.published(signal.ordinal(), u.seqs());
+      }
+      it.remove();
+    }
   }
 
   /**
@@ -222,8 +310,16 @@ final class Flusher implements Runnable {
     int channel = signal.ordinal();
     // Asked before the publish, so a sibling sealing at the same instant still counts these frames.
     long walHi = wal == null ? 0 : wal.watermarkFor(channel, held);
+    boolean durable = true;
     try {
       publisher.publish(block, seq, walHi);
+    } catch (UndurableBlockException e) {
+      // Visible already: publishing it again would store its rows twice. Treated as published;
+      // with the log its frames are retired once the fsync is made good (see makeDurable).
+      LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": " + e.getMessage() + "; retrying the fsync");
+      undurable.add(new Undurable(e.block(), held));
+      durableRetryAt = System.nanoTime() + PUBLISH_RETRY;
+      durable = false;
     } catch (IOException | RuntimeException e) {
       stats.publishFailed(signal, records);
       if (wal != null) {
@@ -239,7 +335,9 @@ final class Flusher implements Runnable {
     }
     stats.published(signal, block.byteSize());
     if (wal != null) {
-      wal.published(channel, held);
+      if (durable) {
+        wal.published(channel, held);
+      }
     } else {
       // Counted before the answers go out, so a client that was told "accepted" finds it counted.
       stats.accepted(signal, records, waiting.size());
@@ -269,7 +367,7 @@ final class Flusher implements Runnable {
   CompletableFuture<Snapshot> requestSnapshot() {
     CompletableFuture<Snapshot> f = new CompletableFuture<>();
     snapshotRequests.add(f);
-    queue.offer(WAKE);
+    wake();
     return f;
   }
 
