@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
+import mira.query.result.Entities;
 import mira.query.result.LogRow;
 import mira.query.result.MetricList;
 import mira.query.result.Refused;
@@ -199,7 +200,23 @@ public final class ResultReader {
 
   private static Resource resource(Map<String, Object> row) throws IOException {
     Map<String, Object> r = object(row.get("resource"), "resource");
-    return new Resource(attributes(r), num(r, "dropped_attributes_count"), (String) r.get("schema_url"));
+    return new Resource(attributes(r), num(r, "dropped_attributes_count"), (String) r.get("schema_url"), entity(r));
+  }
+
+  /** The resource's {@code entity}: 16 hex digits, or null for a resource without identity. */
+  private static long entity(Map<String, Object> r) throws IOException {
+    if (!r.containsKey("entity")) {
+      throw new IOException("\"entity\" is missing from a resource");
+    }
+    Object o = r.get("entity");
+    if (o == null) {
+      return Resource.NO_ENTITY;
+    }
+    Long key = o instanceof String s ? Entities.parse(s) : null;
+    if (key == null || key == Resource.NO_ENTITY) {
+      throw new IOException("\"entity\" is not 16 hex digits naming an entity: " + o);
+    }
+    return key;
   }
 
   private static Scope scope(Map<String, Object> row) throws IOException {

@@ -96,7 +96,8 @@ class ResultReaderTest {
 
   // --- generators: only what a JSON answer can carry (see ResultReader's class comment) ---
 
-  static final Resource RES = new Resource(List.of(new Attribute("service.name", new Value.Str("checkout"))), 0, null);
+  static final Resource RES = new Resource(List.of(new Attribute("service.name", new Value.Str("checkout"))), 0, null,
+      0x9a3c_0000_0000_0001L);
   static final Scope SCOPE = new Scope("lib", "1.0", List.of(), 0, "https://schema");
 
   static LogRow log(long time, List<Attribute> attrs, Value body) {
@@ -157,7 +158,8 @@ class ResultReaderTest {
 
   static Arbitrary<Resource> resources() {
     return Combinators.combine(attributes(2), Arbitraries.longs().between(0, 4_294_967_295L),
-        Arbitraries.of("https://opentelemetry.io/schemas/1.21.0", null)).as(Resource::new);
+        Arbitraries.of("https://opentelemetry.io/schemas/1.21.0", null),
+        Arbitraries.oneOf(Arbitraries.just(Resource.NO_ENTITY), Arbitraries.longs())).as(Resource::new);
   }
 
   static Arbitrary<Scope> scopes() {

@@ -14,7 +14,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import mira.proto.wire.Signal;
+import mira.query.result.Entities;
 import mira.query.result.QueryException;
+import mira.query.result.Resource;
 
 /**
  * The query grammar: parsers for the documents of {@code POST /api/v1/query} and
@@ -37,7 +39,7 @@ public final class Documents {
   public static final List<String> SEARCH_KEYS = List.of("signal", "from", "to", "where", "limit", "after");
   public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "max_series", "max_points",
       "step", "fn", "quantile", "group_by", "agg");
-  static final List<String> SUBJECTS = List.of("attr", "field", "text");
+  static final List<String> SUBJECTS = List.of("attr", "field", "text", "entity");
 
   private static final JsonFactory JSON = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder()
@@ -148,13 +150,14 @@ public final class Documents {
       throw json(e);
     }
     Window w = window(from, to, now);
-    List<Term.Attr> terms = new ArrayList<>();
+    List<Term> terms = new ArrayList<>();
     for (int i = 0; i < where.size(); i++) {
-      if (!where.get(i).subject.equals("attr")) {
-        throw new QueryException("where[" + i + "]: a series document takes attr terms only (resource, scope, "
-            + "metric and data point attributes), not " + where.get(i).subject);
+      String subject = where.get(i).subject;
+      if (!subject.equals("attr") && !subject.equals("entity")) {
+        throw new QueryException("where[" + i + "]: a series document takes attr terms (resource, scope, "
+            + "metric and data point attributes) and entity terms only, not " + subject);
       }
-      terms.add((Term.Attr) where.get(i).resolve(Signal.METRICS, i));
+      terms.add(where.get(i).resolve(Signal.METRICS, i));
     }
     if (name != null && name.isEmpty()) {
       throw new QueryException("name: empty; leave it out to read every metric in the window");
@@ -179,21 +182,36 @@ public final class Documents {
   }
 
   /** A term as written, before the signal is known (keys may come in any order). */
-  private record RawTerm(String subject, String name, Op op, Scalar value) {
+  private record RawTerm(String subject, String name, Op op, Scalar value, List<Scalar> values, Set<Long> entities) {
+    RawTerm(String subject, String name, Op op, Scalar value) {
+      this(subject, name, op, value, null, null);
+    }
+
     Term resolve(Signal signal, int i) throws QueryException {
       String at = "where[" + i + "]: ";
       switch (subject) {
         case "text" -> {
           return new Term.Text(name);
         }
+        case "entity" -> {
+          return new Term.Entity(entities);
+        }
         case "attr" -> {
-          return new Term.Attr(name, op, value);
+          return op == Op.IN ? new Term.AttrIn(name, values) : new Term.Attr(name, op, value);
         }
         default -> {
           RootField f = RootField.of(signal, name);
           if (f == null) {
             throw new QueryException(at + "\"" + Cursor.abbreviate(name) + "\" is not a field of " + signal.dir()
                 + "; the fields are: " + String.join(", ", RootField.names(signal)));
+          }
+          if (op == Op.IN) {
+            if (f.kind() == RootField.Kind.ID) {
+              for (int k = 0; k < values.size(); k++) {
+                checkHex(at + f.key() + ".in[" + k + "]", values.get(k), 2 * f.idBytes());
+              }
+            }
+            return new Term.FieldIn(f, values);
           }
           if (f.kind() == RootField.Kind.ID && op != Op.EXISTS) {
             checkHex(at + f.key(), value, op == Op.EQ ? 2 * f.idBytes() : -1);
@@ -215,7 +233,7 @@ public final class Documents {
       }
     }
     if (digits >= 0 && s.length() != digits) {
-      throw new QueryException(at + ": eq takes the whole id, " + digits + " hex digits; got " + s.length());
+      throw new QueryException(at + ": eq and in take the whole id, " + digits + " hex digits; got " + s.length());
     }
   }
 
@@ -247,16 +265,23 @@ public final class Documents {
     String name = null;
     Op op = null;
     Scalar value = null;
+    List<Scalar> values = null;
+    Set<Long> entities = null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String key = p.currentName();
       p.nextToken();
       if (SUBJECTS.contains(key)) {
         if (subject != null) {
-          throw new QueryException(at + ": a term names one of attr, field, text; this one has "
+          throw new QueryException(at + ": a term names one of attr, field, text, entity; this one has "
               + subject + " and " + key);
         }
         subject = key;
-        name = string(p, at + "." + key);
+        if (key.equals("entity")) {
+          entities = entities(p, at + ".entity");
+          name = "entity";
+        } else {
+          name = string(p, at + "." + key);
+        }
         continue;
       }
       Op o = Op.of(key);
@@ -267,10 +292,21 @@ public final class Documents {
         throw new QueryException(at + ": a term has one operator; this one has " + op.key() + " and " + key);
       }
       op = o;
-      value = scalar(p, at + "." + key);
+      if (o == Op.IN) {
+        values = list(p, at + ".in");
+      } else {
+        value = scalar(p, at + "." + key);
+      }
     }
     if (subject == null) {
-      throw new QueryException(at + ": a term names one of attr, field, text");
+      throw new QueryException(at + ": a term names one of attr, field, text, entity");
+    }
+    if (subject.equals("entity")) {
+      if (op != null) {
+        throw new QueryException(at + ": an entity term takes no operator: {\"entity\": \"<16 hex digits>\"} or "
+            + "{\"entity\": {\"in\": [...]}}");
+      }
+      return new RawTerm(subject, name, Op.IN, null, null, entities);
     }
     String where = at + " (" + subject + " \"" + Cursor.abbreviate(name) + "\")";
     if (subject.equals("text")) {
@@ -283,7 +319,10 @@ public final class Documents {
       return new RawTerm(subject, name, Op.CONTAINS, Scalar.string(name));
     }
     if (op == null) {
-      throw new QueryException(where + ": no operator; one of eq, gt, gte, lt, lte, contains, exists");
+      throw new QueryException(where + ": no operator; one of eq, gt, gte, lt, lte, contains, in, exists");
+    }
+    if (op == Op.IN) {
+      return new RawTerm(subject, name, op, null, values, null);
     }
     if (op == Op.EXISTS && value.kind() != Scalar.Kind.BOOL) {
       throw new QueryException(where + ": exists takes true or false, not " + value);
@@ -292,6 +331,86 @@ public final class Documents {
       throw new QueryException(where + ": " + op.key() + " does not take a boolean");
     }
     return new RawTerm(subject, name, op, value);
+  }
+
+  /** The list of an {@code in} operator: 1 to {@link Term#MAX_IN} scalars. */
+  private static List<Scalar> list(JsonParser p, String at) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new QueryException(at + ": in takes a list of values, e.g. {\"field\": \"trace_id\", \"in\": [\"...\", \"...\"]}");
+    }
+    List<Scalar> out = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (out.size() == Term.MAX_IN) {
+        throw new QueryException(at + ": more than " + Term.MAX_IN + " values");
+      }
+      out.add(scalar(p, at + "[" + out.size() + "]"));
+    }
+    if (out.isEmpty()) {
+      throw new QueryException(at + ": the list is empty; an in term needs at least one value");
+    }
+    return out;
+  }
+
+  /**
+   * The value of an entity term: one key as 16 hex digits, or {@code {"in": [keys]}} with 1 to
+   * {@link Term#MAX_IN} of them.
+   */
+  private static Set<Long> entities(JsonParser p, String at) throws IOException, QueryException {
+    Set<Long> out = new HashSet<>();
+    if (p.currentToken() == JsonToken.VALUE_STRING) {
+      out.add(entityKey(p.getText(), at));
+      return out;
+    }
+    String shape = ": an entity term is {\"entity\": \"<16 hex digits>\"} or {\"entity\": {\"in\": [\"<16 hex digits>\", ...]}}";
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new QueryException(at + shape);
+    }
+    boolean seen = false;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      p.nextToken();
+      if (!key.equals("in")) {
+        throw unknownKey(key, at, List.of("in"));
+      }
+      if (seen) {
+        throw new QueryException(at + ": \"in\" appears twice");
+      }
+      seen = true;
+      if (p.currentToken() != JsonToken.START_ARRAY) {
+        throw new QueryException(at + ".in: expected a list of entity keys (16 hex digits each)");
+      }
+      int n = 0;
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        if (n == Term.MAX_IN) {
+          throw new QueryException(at + ".in: more than " + Term.MAX_IN + " entities");
+        }
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+          throw new QueryException(at + ".in[" + n + "]: an entity key is a string of 16 hex digits");
+        }
+        out.add(entityKey(p.getText(), at + ".in[" + n + "]"));
+        n++;
+      }
+      if (n == 0) {
+        throw new QueryException(at + ".in: the list is empty; name at least one entity");
+      }
+    }
+    if (!seen) {
+      throw new QueryException(at + shape);
+    }
+    return out;
+  }
+
+  private static long entityKey(String s, String at) throws QueryException {
+    Long k = Entities.parse(s);
+    if (k == null) {
+      throw new QueryException(at + ": \"" + Cursor.abbreviate(s) + "\" is not an entity key (16 hex digits, "
+          + "as a row's resource.entity spells it)");
+    }
+    if (k == Resource.NO_ENTITY) {
+      throw new QueryException(at + ": 0000000000000000 names no entity; resources without identity have "
+          + "\"entity\": null and cannot be selected by entity");
+    }
+    return k;
   }
 
   private static List<String> termKeys() {

@@ -8,6 +8,7 @@ public enum Op {
   LT("lt"),
   LTE("lte"),
   CONTAINS("contains"),
+  IN("in"),
   EXISTS("exists");
 
   private final String key;

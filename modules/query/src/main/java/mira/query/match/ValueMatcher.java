@@ -1,7 +1,11 @@
 package mira.query.match;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import mira.block.table.CanonicalText;
 import mira.block.table.NumericText;
 import mira.query.doc.Op;
@@ -39,8 +43,26 @@ public final class ValueMatcher {
   /** A quoted query that is the canonical text of a long: eq against stored integers. */
   private final boolean qCanonLong;
   private final NumericText scratch = new NumericText();
+  /** For {@link Op#IN}: one eq matcher per value, and their texts for stored strings. */
+  private final ValueMatcher[] alts;
+  private final Set<String> altTexts;
+  private final Set<java.nio.ByteBuffer> altUtf8;
+  private final Set<Long> altLongs;
+  private final ValueMatcher[] altNonLongs;
 
+  /**
+   * A matcher for {@code op} against {@code q}. Not for {@link Op#IN}, which has a list: see
+   * {@link #anyOf}.
+   */
   public ValueMatcher(Op op, Scalar q) {
+    if (op == Op.IN) {
+      throw new IllegalArgumentException("in takes a list: use ValueMatcher.anyOf");
+    }
+    this.alts = null;
+    this.altTexts = null;
+    this.altUtf8 = null;
+    this.altLongs = null;
+    this.altNonLongs = null;
     this.op = op;
     this.q = q;
     this.qText = q.utf8();
@@ -78,12 +100,55 @@ public final class ValueMatcher {
     }
   }
 
+  /**
+   * {@link Op#IN}: a stored value matches if {@code eq} would match it against at least one of
+   * {@code values}. A stored string is one hash lookup (eq on a string is equality with the
+   * query's text, whatever its type); a stored integer is one lookup plus a comparison per value
+   * that is not an integer; other stored types try each value.
+   */
+  public static ValueMatcher anyOf(List<Scalar> values) {
+    return new ValueMatcher(values);
+  }
+
+  private ValueMatcher(List<Scalar> values) {
+    this.op = Op.IN;
+    this.q = Scalar.string("");
+    this.qText = new byte[0];
+    this.qNumeric = false;
+    this.qIsLong = false;
+    this.qLong = 0;
+    this.qDouble = 0;
+    this.qCanonLong = false;
+    this.alts = new ValueMatcher[values.size()];
+    this.altTexts = new HashSet<>();
+    this.altUtf8 = new HashSet<>();
+    this.altLongs = new HashSet<>();
+    List<ValueMatcher> nonLongs = new ArrayList<>();
+    for (int i = 0; i < alts.length; i++) {
+      Scalar v = values.get(i);
+      alts[i] = new ValueMatcher(Op.EQ, v);
+      altTexts.add(v.text());
+      altUtf8.add(java.nio.ByteBuffer.wrap(v.utf8()));
+      if (v.kind() == Scalar.Kind.INT) {
+        altLongs.add(v.longValue());
+      } else if (v.kind() == Scalar.Kind.STRING && alts[i].qCanonLong) {
+        altLongs.add(alts[i].qLong);
+      } else if (v.kind() == Scalar.Kind.DOUBLE) {
+        nonLongs.add(alts[i]);
+      }
+    }
+    this.altNonLongs = nonLongs.toArray(new ValueMatcher[0]);
+  }
+
   public Op op() {
     return op;
   }
 
   /** A stored string (UTF-8 bytes). */
   public boolean str(byte[] b, int off, int len) {
+    if (alts != null) {
+      return altUtf8.contains(java.nio.ByteBuffer.wrap(b, off, len));
+    }
     switch (op) {
       case EQ:
         return Bytes.equals(b, off, len, qText);
@@ -105,6 +170,17 @@ public final class ValueMatcher {
 
   /** A stored 64-bit integer (also used for narrower integer columns). */
   public boolean i64(long v) {
+    if (alts != null) {
+      if (altLongs.contains(v)) {
+        return true;
+      }
+      for (ValueMatcher m : altNonLongs) {
+        if (m.i64(v)) {
+          return true;
+        }
+      }
+      return false;
+    }
     switch (op) {
       case EQ:
         if (q.kind() == Scalar.Kind.STRING) {
@@ -126,6 +202,14 @@ public final class ValueMatcher {
 
   /** A stored double. */
   public boolean f64(double v) {
+    if (alts != null) {
+      for (ValueMatcher m : alts) {
+        if (m.f64(v)) {
+          return true;
+        }
+      }
+      return false;
+    }
     switch (op) {
       case EQ:
         if (q.kind() == Scalar.Kind.STRING) {
@@ -147,6 +231,14 @@ public final class ValueMatcher {
 
   /** A stored boolean. */
   public boolean bool(boolean v) {
+    if (alts != null) {
+      for (ValueMatcher m : alts) {
+        if (m.bool(v)) {
+          return true;
+        }
+      }
+      return false;
+    }
     return switch (op) {
       case EQ -> q.kind() == Scalar.Kind.BOOL ? v == q.bool()
           : q.kind() == Scalar.Kind.STRING && q.text().equals(v ? "true" : "false");
@@ -158,6 +250,11 @@ public final class ValueMatcher {
 
   /** Stored bytes: their canonical text is standard padded base64. */
   public boolean bytes(byte[] b, int off, int len) {
+    if (alts != null) {
+      byte[] copy = new byte[len];
+      System.arraycopy(b, off, copy, 0, len);
+      return altTexts.contains(Base64.getEncoder().encodeToString(copy));
+    }
     return switch (op) {
       case EQ, CONTAINS -> {
         byte[] copy = new byte[len];

@@ -14,8 +14,9 @@ import mira.query.doc.Term;
  * canonical text, except number against number, which is numeric. The filter holds the canonical
  * text of every string, integer, boolean and bytes value at every attribute level, and
  * {@link AttrIndex#mightContain(AttrIndex.Key)} also probes the decimal form of a term that reads
- * as a number and answers "maybe" for any numeric term in a block holding a double. Only
- * {@code eq} probes: {@code contains} and the orderings have no single text, and {@code exists}
+ * as a number and answers "maybe" for any numeric term in a block holding a double. An
+ * {@code in} term probes each of its values and skips the block only if none may be there. Only
+ * {@code eq} and {@code in} probe: {@code contains} and the orderings have no single text, and {@code exists}
  * asks about a key, which the filter does not hold alone.
  */
 final class AttrStep implements BlockPruner {
@@ -27,27 +28,44 @@ final class AttrStep implements BlockPruner {
 
   @Override
   public Test prepare(Probe probe) {
-    List<AttrIndex.Key> keys = new ArrayList<>();
+    // One group per term: eq is a group of one, in a group of its values; a block must have
+    // some value of every group.
+    List<AttrIndex.Key[]> groups = new ArrayList<>();
     for (Term t : probe.where()) {
       if (t instanceof Term.Attr a && a.op() == Op.EQ) {
-        keys.add(AttrIndex.key(a.key(), a.value().text()));
+        groups.add(new AttrIndex.Key[] {AttrIndex.key(a.key(), a.value().text())});
+      } else if (t instanceof Term.AttrIn a) {
+        AttrIndex.Key[] g = new AttrIndex.Key[a.values().size()];
+        for (int i = 0; i < g.length; i++) {
+          g[i] = AttrIndex.key(a.key(), a.values().get(i).text());
+        }
+        groups.add(g);
       }
     }
-    if (keys.isEmpty()) {
+    if (groups.isEmpty()) {
       return null;
     }
-    AttrIndex.Key[] k = keys.toArray(new AttrIndex.Key[0]);
+    AttrIndex.Key[][] k = groups.toArray(new AttrIndex.Key[0][]);
     return block -> {
       AttrIndex idx = cache.attr(block);
       if (!idx.known()) {
         return true;
       }
-      for (AttrIndex.Key key : k) {
-        if (!idx.mightContain(key)) {
+      for (AttrIndex.Key[] group : k) {
+        if (!anyMayBe(idx, group)) {
           return false;
         }
       }
       return true;
     };
+  }
+
+  private static boolean anyMayBe(AttrIndex idx, AttrIndex.Key[] group) {
+    for (AttrIndex.Key key : group) {
+      if (idx.mightContain(key)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -36,9 +36,13 @@ public final class Pruning {
     return new Pruning(List.of());
   }
 
-  /** By name, then {@code trace.idx}, {@code attr.idx} and {@code zone.idx}, read through {@code cache}. */
+  /**
+   * By name, then {@code trace.idx}, {@code attr.idx}, the block's entity keys and
+   * {@code zone.idx}, read through {@code cache}.
+   */
   public static Pruning withSidecars(SidecarCache cache) {
-    return new Pruning(List.of(new TraceStep(cache), new AttrStep(cache), new ZoneStep(cache)), cache);
+    return new Pruning(List.of(new TraceStep(cache), new AttrStep(cache), new EntityStep(cache), new ZoneStep(cache)),
+        cache);
   }
 
   /**

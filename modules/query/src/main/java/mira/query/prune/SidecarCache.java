@@ -17,7 +17,13 @@ import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.block.catalog.BlockRef;
 import mira.block.catalog.Catalog;
+import mira.block.layout.TableFiles;
+import mira.block.read.CorruptBlockException;
+import mira.block.read.MappedBlockReader;
 import mira.proto.wire.Signal;
+import mira.query.entity.ResourceKeys;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 
 /**
  * The sidecar indexes of published blocks, each file read from disk the first time a query needs
@@ -51,7 +57,7 @@ public final class SidecarCache {
   private static final int ZONE_EXPANSION = 4;
 
   private enum Kind {
-    TRACE(TraceIndex.FILE), ATTR(AttrIndex.FILE), ZONE(ZoneIndex.FILE);
+    TRACE(TraceIndex.FILE), ATTR(AttrIndex.FILE), ZONE(ZoneIndex.FILE), ENTITIES(TableFiles.RESOURCES);
 
     final String file;
 
@@ -68,6 +74,8 @@ public final class SidecarCache {
   private final LongAdder filesRead = new LongAdder();
   private final AtomicLong[] lastRetain = new AtomicLong[Signal.values().length];
   private final Object evicting = new Object();
+  /** Reads resources tables for {@link #entities}; made on first use (a block reader needs one). */
+  private volatile BufferAllocator allocator;
 
   /** A cache holding at most about {@code budget} bytes. */
   public SidecarCache(long budget) {
@@ -111,6 +119,17 @@ public final class SidecarCache {
     Entry e = entry(block);
     ZoneIndex z = e.zone;
     return z != null ? z : (ZoneIndex) load(e, Kind.ZONE);
+  }
+
+  /**
+   * The block's entity keys (its resources table's {@code key} column, distinct, sorted, without
+   * 0), read once and then kept with the block's other indexes; null when they cannot be read
+   * (then the block may hold any entity).
+   */
+  public long[] entities(BlockRef block) {
+    Entry e = entry(block);
+    long[] k = e.entities;
+    return k != null ? k : (long[]) load(e, Kind.ENTITIES);
   }
 
   /**
@@ -191,6 +210,7 @@ public final class SidecarCache {
     volatile TraceIndex trace;
     volatile AttrIndex attr;
     volatile ZoneIndex zone;
+    volatile long[] entities;
     /** Guarded by this: bytes accounted for the entry, and whether it has left the cache. */
     long bytes = ENTRY_OVERHEAD;
     boolean evicted;
@@ -227,7 +247,7 @@ public final class SidecarCache {
       if (index != null) {
         return index;
       }
-      Read r = read(e.ref.dir(), kind);
+      Read r = kind == Kind.ENTITIES ? readEntities(e.ref) : read(e.ref.dir(), kind);
       index = r.index;
       if (!r.cacheable) {
         return index;
@@ -236,6 +256,7 @@ public final class SidecarCache {
         case TRACE -> e.trace = (TraceIndex) index;
         case ATTR -> e.attr = (AttrIndex) index;
         case ZONE -> e.zone = (ZoneIndex) index;
+        case ENTITIES -> e.entities = (long[]) index;
       }
       e.bytes += r.size;
       if (!e.evicted) {
@@ -253,6 +274,7 @@ public final class SidecarCache {
       case TRACE -> e.trace;
       case ATTR -> e.attr;
       case ZONE -> e.zone;
+      case ENTITIES -> e.entities;
     };
   }
 
@@ -275,7 +297,35 @@ public final class SidecarCache {
       case TRACE -> new Read(TraceIndex.parse(file), true, file.length);
       case ATTR -> new Read(AttrIndex.parse(file), true, file.length);
       case ZONE -> new Read(ZoneIndex.parse(file), true, (long) file.length * ZONE_EXPANSION);
+      case ENTITIES -> throw new IllegalStateException("entities are read by readEntities");
     };
+  }
+
+  /**
+   * Reads the resources table of a published block for its keys. Nothing is cached when it
+   * cannot be read (the block answers "may hold" and the scan reports it if it is damaged).
+   */
+  private Read readEntities(BlockRef ref) {
+    try (MappedBlockReader r = MappedBlockReader.open(ref, allocator())) {
+      long[] keys = ResourceKeys.of(r);
+      filesRead.increment();
+      return new Read(keys, true, 16 + 8L * keys.length);
+    } catch (CorruptBlockException | RuntimeException x) {
+      return new Read(null, false, 0);
+    }
+  }
+
+  private BufferAllocator allocator() {
+    BufferAllocator a = allocator;
+    if (a == null) {
+      synchronized (this) {
+        if (allocator == null) {
+          allocator = new RootAllocator();
+        }
+        a = allocator;
+      }
+    }
+    return a;
   }
 
   private static Object unknown(Kind kind, String reason) {
@@ -283,6 +333,7 @@ public final class SidecarCache {
       case TRACE -> TraceIndex.unknown(reason);
       case ATTR -> AttrIndex.unknown(reason);
       case ZONE -> ZoneIndex.unknown(reason);
+      case ENTITIES -> null;
     };
   }
 

@@ -66,6 +66,15 @@ final class ZoneStep implements BlockPruner {
         case Term.Text x -> {
           // no zone describes a substring
         }
+        case Term.AttrIn x -> {
+          // several values: the attribute filter and the trace filter probe them
+        }
+        case Term.FieldIn x -> {
+          // as for attributes
+        }
+        case Term.Entity x -> {
+          // the entity step reads the resources table
+        }
       }
     }
     if (checks.isEmpty()) {

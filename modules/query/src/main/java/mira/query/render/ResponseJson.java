@@ -151,6 +151,8 @@ public final class ResponseJson {
     g.writeObjectFieldStart("resource");
     attributes(g, r.attributes());
     g.writeNumberField("dropped_attributes_count", r.droppedAttributesCount());
+    // Always present: null says "this resource has no identity", which is worth seeing.
+    g.writeStringField("entity", r.entityHex());
     if (r.schemaUrl() != null) {
       g.writeStringField("schema_url", r.schemaUrl());
     }

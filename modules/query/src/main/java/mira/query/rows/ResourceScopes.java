@@ -22,6 +22,7 @@ import mira.query.table.VarReader;
 final class ResourceScopes {
   private final IntReader resDropped;
   private final VarReader resSchema;
+  private final IntReader resKey;
   private final AttrLists resAttrs;
   private final int resources;
   private final VarReader scopeName;
@@ -44,6 +45,7 @@ final class ResourceScopes {
     scopes = sc == null ? 0 : sc.rows();
     resDropped = IntReader.of(res == null ? null : res.column(ColumnNames.DROPPED_ATTRIBUTES_COUNT));
     resSchema = VarReader.of(res == null ? null : res.column(ColumnNames.SCHEMA_URL));
+    resKey = IntReader.of(res == null ? null : res.column(ColumnNames.KEY));
     resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), resources, fit(usedResources, resources));
     scopeName = VarReader.of(sc == null ? null : sc.column(ColumnNames.NAME));
     scopeVersion = VarReader.of(sc == null ? null : sc.column(ColumnNames.VERSION));
@@ -67,7 +69,7 @@ final class ResourceScopes {
     Resource out = resourceById[id];
     if (out == null) {
       out = resourceById[id] = new Resource(resAttrs.get(id, s), resDropped.getOr(id, 0),
-          resSchema.isNull(id) ? null : resSchema.string(id));
+          resSchema.isNull(id) ? null : resSchema.string(id), resKey.getOr(id, Resource.NO_ENTITY));
     }
     return out;
   }

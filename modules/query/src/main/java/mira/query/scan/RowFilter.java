@@ -16,6 +16,7 @@ import mira.query.doc.Cursor;
 import mira.query.doc.Op;
 import mira.query.doc.RootField;
 import mira.query.doc.Term;
+import mira.query.entity.ResourceKeys;
 import mira.query.match.BodyText;
 import mira.query.match.Bytes;
 import mira.query.match.ValueMatcher;
@@ -125,9 +126,13 @@ final class RowFilter {
   int apply(Term term, int[] cand, int m) throws CorruptBlockException {
     try {
       return switch (term) {
-        case Term.Attr a -> attr(a, cand, m);
+        case Term.Attr a -> attr(a.key(), new ValueMatcher(a.op(), a.value()),
+            a.op() == Op.EXISTS && !a.value().bool(), cand, m);
+        case Term.AttrIn a -> attr(a.key(), ValueMatcher.anyOf(a.values()), false, cand, m);
         case Term.Field f -> field(f, cand, m);
+        case Term.FieldIn f -> fieldIn(f, cand, m);
         case Term.Text t -> text(t, cand, m);
+        case Term.Entity e -> entity(e, cand, m);
       };
     } catch (WireException e) {
       throw new CorruptBlockException(ref.dir(), signal == Signal.LOGS ? TableFiles.LOGS : TableFiles.SPANS,
@@ -137,10 +142,8 @@ final class RowFilter {
 
   // ---- attributes ----------------------------------------------------------------------------
 
-  private int attr(Term.Attr t, int[] cand, int m) throws CorruptBlockException {
-    boolean absent = t.op() == Op.EXISTS && !t.value().bool();
-    ValueMatcher vm = new ValueMatcher(t.op(), t.value());
-    byte[] key = t.key().getBytes(StandardCharsets.UTF_8);
+  private int attr(String name, ValueMatcher vm, boolean absent, int[] cand, int m) throws CorruptBlockException {
+    byte[] key = name.getBytes(StandardCharsets.UTF_8);
     boolean any = false;
 
     boolean[] hit = new boolean[rows];
@@ -216,13 +219,56 @@ final class RowFilter {
     return true;
   }
 
+  // ---- entities ------------------------------------------------------------------------------
+
+  /** Keeps the rows whose resource's key is one of the term's: one pass over the resources table. */
+  private int entity(Term.Entity t, int[] cand, int m) throws CorruptBlockException {
+    boolean[] res = ResourceKeys.marks(reader, t.keys());
+    if (res == null) {
+      return 0;
+    }
+    IntReader resId = IntReader.of(root.column(ColumnNames.RESOURCE_ID));
+    int out = 0;
+    for (int k = 0; k < m; k++) {
+      int r = resId.getInt(cand[k]);
+      if (r >= 0 && r < res.length && res[r]) {
+        cand[out++] = cand[k];
+      }
+    }
+    return out;
+  }
+
   // ---- root fields ---------------------------------------------------------------------------
 
-  private int field(Term.Field t, int[] cand, int m) throws WireException {
+  /** A root field equal to one of the term's values. */
+  private int fieldIn(Term.FieldIn t, int[] cand, int m) throws WireException {
     RootField f = t.field();
-    boolean exists = t.op() == Op.EXISTS;
+    if (f.kind() == RootField.Kind.ID) {
+      java.util.Set<java.nio.ByteBuffer> ids = new java.util.HashSet<>();
+      for (var v : t.values()) {
+        ids.add(java.nio.ByteBuffer.wrap(HexFormat.of().parseHex(v.text().toLowerCase(java.util.Locale.ROOT))));
+      }
+      IdReader c = IdReader.of(root.column(f.key()), f.idBytes());
+      int out = 0;
+      for (int k = 0; k < m; k++) {
+        int i = cand[k];
+        if (!c.isNull(i) && ids.contains(java.nio.ByteBuffer.wrap(c.bytes(i)))) {
+          cand[out++] = i;
+        }
+      }
+      return out;
+    }
+    return field(f, Op.IN, null, ValueMatcher.anyOf(t.values()), cand, m);
+  }
+
+  private int field(Term.Field t, int[] cand, int m) throws WireException {
+    return field(t.field(), t.op(), t, new ValueMatcher(t.op(), t.value()), cand, m);
+  }
+
+  /** {@code t} is the term for id fields (null for in, which reads ids itself). */
+  private int field(RootField f, Op op, Term.Field t, ValueMatcher vm, int[] cand, int m) throws WireException {
+    boolean exists = op == Op.EXISTS;
     boolean want = !exists || t.value().bool();
-    ValueMatcher vm = new ValueMatcher(t.op(), t.value());
     int out = 0;
     switch (f.kind()) {
       case INT -> {

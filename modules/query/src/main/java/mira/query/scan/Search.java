@@ -131,16 +131,24 @@ public final class Search {
     return new Found(rows, times, found, n, f.rows(), m);
   }
 
-  /** Root-field terms first (a column each), then attribute semi-joins, then substring search. */
+  /**
+   * Entity terms first (one small table, then an array lookup per row), root-field terms (a
+   * column each), then attribute semi-joins, then substring search.
+   */
   static List<Term> order(List<Term> where) {
     List<Term> out = new ArrayList<>(where.size());
     for (Term t : where) {
-      if (t instanceof Term.Field) {
+      if (t instanceof Term.Entity) {
         out.add(t);
       }
     }
     for (Term t : where) {
-      if (t instanceof Term.Attr) {
+      if (t instanceof Term.Field || t instanceof Term.FieldIn) {
+        out.add(t);
+      }
+    }
+    for (Term t : where) {
+      if (t instanceof Term.Attr || t instanceof Term.AttrIn) {
         out.add(t);
       }
     }

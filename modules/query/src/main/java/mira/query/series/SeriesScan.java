@@ -26,6 +26,7 @@ import mira.query.doc.Op;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Term;
 import mira.query.match.ValueMatcher;
+import mira.query.entity.ResourceKeys;
 import mira.query.prune.Probe;
 import mira.query.prune.Pruning;
 import mira.query.rows.AttrLists;
@@ -214,15 +215,35 @@ public final class SeriesScan {
   }
 
   /** Each term marked at every level: resource, scope, metric and data point attributes. */
-  private static List<Marks> marks(BlockReader r, List<Term.Attr> where, int nm, int totalPoints, Scratch scratch)
+  private static List<Marks> marks(BlockReader r, List<Term> where, int nm, int totalPoints, Scratch scratch)
       throws CorruptBlockException {
     int nRes = Tables.rows(r, TableFiles.RESOURCES);
     int nScopes = Tables.rows(r, TableFiles.SCOPES);
     List<Marks> marks = new ArrayList<>();
-    for (Term.Attr t : where) {
-      boolean absent = t.op() == Op.EXISTS && !t.value().bool();
-      ValueMatcher vm = new ValueMatcher(t.op(), t.value());
-      byte[] key = t.key().getBytes(StandardCharsets.UTF_8);
+    for (Term t : where) {
+      boolean absent;
+      ValueMatcher vm;
+      byte[] key;
+      switch (t) {
+        case Term.Attr a -> {
+          absent = a.op() == Op.EXISTS && !a.value().bool();
+          vm = new ValueMatcher(a.op(), a.value());
+          key = a.key().getBytes(StandardCharsets.UTF_8);
+        }
+        case Term.AttrIn a -> {
+          absent = false;
+          vm = ValueMatcher.anyOf(a.values());
+          key = a.key().getBytes(StandardCharsets.UTF_8);
+        }
+        case Term.Entity e -> {
+          // The resource level alone: a point is in when its metric's resource is one of them.
+          boolean[] res = ResourceKeys.marks(r, e.keys());
+          res = res == null ? new boolean[nRes] : res;
+          marks.add(new Marks(true, false, res, new boolean[nScopes], new boolean[nm], new boolean[totalPoints]));
+          continue;
+        }
+        default -> throw new IllegalArgumentException("a series document takes attr and entity terms: " + t);
+      }
       boolean[] res = new boolean[nRes];
       boolean[] scope = new boolean[nScopes];
       boolean[] metric = new boolean[nm];

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import mira.proto.wire.Signal;
 import mira.query.result.QueryException;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class DocumentsTest {
   void unknownTermKeyIsNamedWithTheImplementedKeys() {
     String m = error("{\"signal\": \"logs\", \"where\": [{\"attr\": \"k\", \"equals\": 1}]}");
     assertThat(m).contains("where[0]").contains("\"equals\"")
-        .contains("attr, field, text, eq, gt, gte, lt, lte, contains, exists");
+        .contains("attr, field, text, entity, eq, gt, gte, lt, lte, contains, in, exists");
   }
 
   @Test
@@ -186,6 +187,57 @@ class DocumentsTest {
     assertThatThrownBy(() -> Documents.series("{\"max_series\": 0}".getBytes(StandardCharsets.UTF_8), NOW))
         .hasMessageContaining("max_series");
     assertThatThrownBy(() -> Documents.series("{\"where\": [{\"text\": \"x\"}]}".getBytes(StandardCharsets.UTF_8), NOW))
-        .hasMessageContaining("attr terms only");
+        .hasMessageContaining("attr terms").hasMessageContaining("entity terms only");
+  }
+
+  static String logs(String term) {
+    return error("{\"signal\": \"logs\", \"where\": [" + term + "]}");
+  }
+
+  @Test
+  void entityTermsParseInBothSpellings() throws Exception {
+    SearchQuery q = Documents.search(("{\"signal\": \"traces\", \"where\": [{\"entity\": \"9A3C000000000001\"}, "
+        + "{\"entity\": {\"in\": [\"ffffffffffffffff\", \"0000000000000002\"]}}]}").getBytes(StandardCharsets.UTF_8), NOW);
+    assertThat(q.where()).containsExactly(new Term.Entity(java.util.Set.of(0x9a3c000000000001L)),
+        new Term.Entity(java.util.Set.of(-1L, 2L)));
+    SeriesQuery s = Documents.series("{\"where\": [{\"entity\": \"0000000000000003\"}]}".getBytes(StandardCharsets.UTF_8), NOW);
+    assertThat(s.where()).containsExactly(new Term.Entity(java.util.Set.of(3L)));
+  }
+
+  @Test
+  void badEntityTermsAreRefusedNamingTheProblem() {
+    assertThat(logs("{\"entity\": \"9a3c\"}")).contains("where[0].entity").contains("\"9a3c\" is not an entity key")
+        .contains("16 hex digits");
+    assertThat(logs("{\"entity\": \"9a3c00000000000g\"}")).contains("is not an entity key");
+    assertThat(logs("{\"entity\": \"0000000000000000\"}")).contains("names no entity");
+    assertThat(logs("{\"entity\": 12}")).contains("an entity term is");
+    assertThat(logs("{\"entity\": {\"in\": []}}")).contains("where[0].entity.in").contains("empty");
+    assertThat(logs("{\"entity\": {\"eq\": \"9a3c000000000001\"}}")).contains("unknown key \"eq\"").contains("in");
+    assertThat(logs("{\"entity\": {\"in\": [\"9a3c000000000001\", 7]}}")).contains("where[0].entity.in[1]");
+    assertThat(logs("{\"entity\": \"9a3c000000000001\", \"eq\": 1}")).contains("takes no operator");
+    StringBuilder many = new StringBuilder("{\"entity\": {\"in\": [");
+    for (int i = 0; i <= Term.MAX_IN; i++) {
+      many.append(i == 0 ? "" : ", ").append('"').append(String.format("%016x", i + 1)).append('"');
+    }
+    assertThat(logs(many + "]}}")).contains("more than 10000 entities");
+  }
+
+  @Test
+  void inTermsParseAndBadOnesAreRefused() throws Exception {
+    SearchQuery q = Documents.search(("{\"signal\": \"logs\", \"where\": [{\"attr\": \"k\", \"in\": [\"a\", 2, 0.5, true]}, "
+        + "{\"field\": \"trace_id\", \"in\": [\"0AF7651916CD43DD8448EB211C80319C\"]}]}").getBytes(StandardCharsets.UTF_8), NOW);
+    assertThat(q.where()).containsExactly(
+        new Term.AttrIn("k", List.of(Scalar.string("a"), Scalar.integer(2), Scalar.dbl(0.5), Scalar.bool(true))),
+        new Term.FieldIn(RootField.TRACE_ID, List.of(Scalar.string("0AF7651916CD43DD8448EB211C80319C"))));
+    assertThat(logs("{\"attr\": \"k\", \"in\": []}")).contains("where[0].in").contains("empty");
+    assertThat(logs("{\"attr\": \"k\", \"in\": \"a\"}")).contains("in takes a list");
+    assertThat(logs("{\"attr\": \"k\", \"in\": [null]}")).contains("where[0].in[0]");
+    assertThat(logs("{\"field\": \"trace_id\", \"in\": [\"abc\"]}")).contains("trace_id.in[0]").contains("32 hex digits");
+    assertThat(logs("{\"field\": \"span_id\", \"in\": [\"zz00000000000000\"]}")).contains("is not hex");
+    StringBuilder many = new StringBuilder("{\"attr\": \"k\", \"in\": [");
+    for (int i = 0; i <= Term.MAX_IN; i++) {
+      many.append(i == 0 ? "" : ", ").append(i);
+    }
+    assertThat(logs(many + "]}")).contains("more than 10000 values");
   }
 }

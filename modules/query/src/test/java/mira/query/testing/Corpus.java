@@ -99,9 +99,28 @@ public final class Corpus {
         }));
   }
 
+  /**
+   * Identifying attributes a resource may start with, one per identity rule and none (so a few
+   * entities recur across resources and blocks, and some resources have no identity).
+   */
+  public static final List<List<KeyValue>> IDENTITIES = List.of(
+      List.of(),
+      List.of(kv("service.name", str("checkout"))),
+      List.of(kv("service.name", str("cart")), kv("service.namespace", str("shop"))),
+      List.of(kv("service.name", str("checkout")), kv("service.instance.id", str("i-1"))),
+      List.of(kv("k8s.pod.uid", str("pod-7")), kv("k8s.container.name", str("app"))),
+      List.of(kv("container.id", str("abc"))),
+      List.of(kv("host.id", str("abc"))),
+      List.of(kv("host.name", str("node-1")), kv("process.pid", i(42))));
+
+  static KeyValue kv(String k, AnyValue v) {
+    return KeyValue.newBuilder().setKey(k).setValue(v).build();
+  }
+
   static Arbitrary<Resource> resource() {
-    return Combinators.combine(attributes(), Arbitraries.integers().between(0, 2))
-        .as((a, d) -> Resource.newBuilder().addAllAttributes(a).setDroppedAttributesCount(d).build());
+    return Combinators.combine(Arbitraries.of(IDENTITIES), attributes(), Arbitraries.integers().between(0, 2))
+        .as((id, a, d) -> Resource.newBuilder().addAllAttributes(id).addAllAttributes(a)
+            .setDroppedAttributesCount(d).build());
   }
 
   static Arbitrary<InstrumentationScope> scope() {

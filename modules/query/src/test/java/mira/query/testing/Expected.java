@@ -59,9 +59,72 @@ public final class Expected {
   }
 
   public static JsonTree.Obj resource(Resource r, String schemaUrl) {
+    long key = entity(r);
     JsonTree.Obj o = obj("attributes", attributes(r.getAttributesList()),
-        "dropped_attributes_count", (long) r.getDroppedAttributesCount());
+        "dropped_attributes_count", (long) r.getDroppedAttributesCount(),
+        "entity", key == 0 ? null : String.format("%016x", key));
     return schemaUrl.isEmpty() ? o : with(o, "schema_url", schemaUrl);
+  }
+
+  /**
+   * The entity key of a resource, by the identity rule of docs/architecture.md written out again
+   * here (not the writer's code): the first rule whose attributes are present, the rule's number
+   * and the present parts FNV-1a hashed with a murmur finaliser; 0 when no rule applies.
+   */
+  public static long entity(Resource r) {
+    Map<String, String> v = new java.util.HashMap<>();
+    for (KeyValue kv : r.getAttributesList()) {
+      AnyValue a = kv.getValue();
+      if (!kv.hasValue()) {
+        continue;
+      }
+      String text = switch (a.getValueCase()) {
+        case STRING_VALUE -> a.getStringValue();
+        case INT_VALUE -> Long.toString(a.getIntValue());
+        case BOOL_VALUE -> Boolean.toString(a.getBoolValue());
+        case DOUBLE_VALUE -> mira.block.table.CanonicalText.ofDouble(a.getDoubleValue());
+        case BYTES_VALUE -> Base64.getEncoder().encodeToString(a.getBytesValue().toByteArray());
+        default -> null;
+      };
+      if (text != null) {
+        v.put(kv.getKey(), text);
+      }
+    }
+    String[][] rules = {
+      {"1", "service.name", "service.instance.id", "+service.namespace"},
+      {"2", "k8s.pod.uid", "+k8s.container.name"},
+      {"3", "container.id"},
+      {"4", "host.id", "+process.pid"},
+      {"4", "host.name", "+process.pid"},
+      {"5", "service.name", "+service.namespace"},
+    };
+    for (String[] rule : rules) {
+      boolean all = true;
+      for (int i = 1; i < rule.length; i++) {
+        all &= rule[i].startsWith("+") || v.containsKey(rule[i]);
+      }
+      if (!all) {
+        continue;
+      }
+      long h = 0xcbf29ce484222325L;
+      h = (h ^ Integer.parseInt(rule[0])) * 0x100000001b3L;
+      for (int i = 1; i < rule.length; i++) {
+        String k = rule[i].startsWith("+") ? rule[i].substring(1) : rule[i];
+        if (!v.containsKey(k)) {
+          continue;
+        }
+        for (byte b : (k + "\0" + v.get(k) + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+          h = (h ^ (b & 0xFF)) * 0x100000001b3L;
+        }
+      }
+      h ^= h >>> 33;
+      h *= 0xff51afd7ed558ccdL;
+      h ^= h >>> 33;
+      h *= 0xc4ceb9fe1a85ec53L;
+      h ^= h >>> 33;
+      return h == 0 ? 1 : h;
+    }
+    return 0;
   }
 
   public static JsonTree.Obj scope(InstrumentationScope s, String schemaUrl) {

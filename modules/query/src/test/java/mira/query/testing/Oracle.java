@@ -60,8 +60,11 @@ public final class Oracle {
   static boolean matches(Term t, Item it) {
     return switch (t) {
       case Term.Attr a -> attr(a, it);
+      case Term.AttrIn a -> a.values().stream().anyMatch(v -> attr(new Term.Attr(a.key(), Op.EQ, v), it));
       case Term.Field f -> field(f, it);
+      case Term.FieldIn f -> f.values().stream().anyMatch(v -> field(new Term.Field(f.field(), Op.EQ, v), it));
       case Term.Text x -> text(x.text(), it);
+      case Term.Entity e -> e.keys().contains(Expected.entity(it.resource));
     };
   }
 

@@ -37,7 +37,7 @@ public final class PostBack {
         JsonTree.Obj scope = row.obj("scope");
         g.writeStartObject();
         g.writeObjectFieldStart("resource");
-        members(g, res, "schema_url");
+        members(g, res, "schema_url", "entity");
         g.writeEndObject();
         if (res.has("schema_url")) {
           g.writeStringField("schema_url", res.str("schema_url"));

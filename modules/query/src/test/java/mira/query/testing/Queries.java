@@ -47,6 +47,34 @@ public final class Queries {
             .as((k, b) -> new Term.Attr(k, Op.EQ, Scalar.bool(b)))));
   }
 
+  /** An in term on an attribute: one to three values. */
+  static Arbitrary<Term> attrIn() {
+    Arbitrary<String> key = Arbitraries.of("code", "svc", "ratio", "flag", "k", "service.name", "nope");
+    return Combinators.combine(key, values().list().ofMinSize(1).ofMaxSize(3)).as(Term.AttrIn::new);
+  }
+
+  /**
+   * An entity term: keys of the corpus's identities (so most match some resource) and a key no
+   * resource has.
+   */
+  static Arbitrary<Term> entity() {
+    List<Long> keys = new java.util.ArrayList<>();
+    for (List<io.opentelemetry.proto.common.v1.KeyValue> id : Corpus.IDENTITIES) {
+      long k = Expected.entity(io.opentelemetry.proto.resource.v1.Resource.newBuilder().addAllAttributes(id).build());
+      if (k != 0) {
+        keys.add(k);
+      }
+    }
+    keys.add(0x0123_4567_89ab_cdefL);
+    return Arbitraries.of(keys).set().ofMinSize(1).ofMaxSize(3).map(Term.Entity::new);
+  }
+
+  /** An in term on an id field: one to three ids of the corpus, in either case. */
+  static Arbitrary<Term> idIn(RootField f, List<com.google.protobuf.ByteString> ids) {
+    return Arbitraries.of(ids).map(id -> Scalar.string(HexFormat.of().formatHex(id.toByteArray())))
+        .list().ofMinSize(1).ofMaxSize(3).map(v -> new Term.FieldIn(f, v));
+  }
+
   static Arbitrary<Term> field(RootField f, Arbitrary<Scalar> values) {
     return Arbitraries.frequencyOf(
         Tuple.of(5, Combinators.combine(Arbitraries.of(COMPARE), values).as((op, v) -> new Term.Field(f, op, v))),
@@ -68,6 +96,11 @@ public final class Queries {
   static Arbitrary<Term> logTerm() {
     return Arbitraries.frequencyOf(
         Tuple.of(6, attr()),
+        Tuple.of(2, attrIn()),
+        Tuple.of(2, entity()),
+        Tuple.of(1, idIn(RootField.TRACE_ID, Corpus.TRACE_IDS)),
+        Tuple.of(1, Arbitraries.of(Scalar.integer(9), Scalar.integer(17), Scalar.string("13"), Scalar.dbl(21.0))
+            .list().ofMinSize(1).ofMaxSize(2).map(v -> new Term.FieldIn(RootField.SEVERITY_NUMBER, v))),
         Tuple.of(1, field(RootField.SEVERITY_NUMBER, Arbitraries.of(Scalar.integer(9), Scalar.integer(13),
             Scalar.string("17"), Scalar.dbl(12.5), Scalar.integer(0), Scalar.string("x")))),
         Tuple.of(1, field(RootField.SEVERITY_TEXT, Arbitraries.of(Scalar.string("INFO"), Scalar.string(""),
@@ -85,6 +118,12 @@ public final class Queries {
   static Arbitrary<Term> spanTerm() {
     return Arbitraries.frequencyOf(
         Tuple.of(6, attr()),
+        Tuple.of(2, attrIn()),
+        Tuple.of(2, entity()),
+        Tuple.of(1, idIn(RootField.TRACE_ID, Corpus.TRACE_IDS)),
+        Tuple.of(1, idIn(RootField.SPAN_ID, Corpus.SPAN_IDS)),
+        Tuple.of(1, Arbitraries.of(Scalar.string("GET /a"), Scalar.string("db.query"), Scalar.integer(1))
+            .list().ofMinSize(1).ofMaxSize(2).map(v -> new Term.FieldIn(RootField.NAME, v))),
         Tuple.of(1, field(RootField.NAME, Arbitraries.of(Scalar.string("GET /a"), Scalar.string("/"),
             Scalar.string("F"), Scalar.string("é"), Scalar.integer(1)))),
         Tuple.of(1, field(RootField.KIND, Arbitraries.of(Scalar.integer(2), Scalar.integer(3), Scalar.string("1"),
@@ -134,6 +173,27 @@ public final class Queries {
             scalar(g, f.op().key(), f.value());
           }
           case Term.Text x -> g.writeStringField("text", x.text());
+          case Term.AttrIn a -> {
+            g.writeStringField("attr", a.key());
+            list(g, a.values());
+          }
+          case Term.FieldIn f -> {
+            g.writeStringField("field", f.field().key());
+            list(g, f.values());
+          }
+          case Term.Entity e -> {
+            if (e.keys().size() == 1) {
+              g.writeStringField("entity", String.format("%016x", e.keys().iterator().next()));
+            } else {
+              g.writeObjectFieldStart("entity");
+              g.writeArrayFieldStart("in");
+              for (long k : e.keys()) {
+                g.writeString(String.format("%016X", k));
+              }
+              g.writeEndArray();
+              g.writeEndObject();
+            }
+          }
         }
         g.writeEndObject();
       }
@@ -149,8 +209,20 @@ public final class Queries {
     return out.toByteArray();
   }
 
+  private static void list(JsonGenerator g, List<Scalar> values) throws IOException {
+    g.writeArrayFieldStart("in");
+    for (Scalar v : values) {
+      value(g, v);
+    }
+    g.writeEndArray();
+  }
+
   private static void scalar(JsonGenerator g, String op, Scalar v) throws IOException {
     g.writeFieldName(op);
+    value(g, v);
+  }
+
+  private static void value(JsonGenerator g, Scalar v) throws IOException {
     switch (v.kind()) {
       case STRING -> g.writeString(v.text());
       case INT -> g.writeNumber(v.longValue());

@@ -1,0 +1,6 @@
+/**
+ * Entities: the identity of what emitted a resource ({@code resources.key}, worked out at
+ * ingest from the identifying attributes only), read from a block's resources table to select
+ * rows by entity and to skip blocks that hold none of the entities asked for.
+ */
+package mira.query.entity;
