@@ -4,16 +4,6 @@ import static mira.server.e2e.QueryApiTest.map;
 import static mira.server.e2e.QueryApiTest.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Scope;
-import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
-import io.opentelemetry.sdk.resources.Resource;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,22 +50,7 @@ class McpClientTest {
   @SuppressWarnings("unchecked")
   void theOfficialClientListsTheToolsAndFindsAFailingSpanAndItsTrace() throws Exception {
     try (Node node = new Node(data)) {
-      SdkTracerProvider tracing = SdkTracerProvider.builder()
-          .setResource(Resource.create(Attributes.builder().put("service.name", "checkout").build()))
-          .addSpanProcessor(SimpleSpanProcessor.create(
-              OtlpHttpSpanExporter.builder().setEndpoint(node.http() + "/v1/traces").build()))
-          .build();
-      Tracer tracer = tracing.get("test");
-      Span root = tracer.spanBuilder("GET /cart").setSpanKind(SpanKind.SERVER).startSpan();
-      String traceId = root.getSpanContext().getTraceId();
-      try (Scope s = root.makeCurrent()) {
-        Span child = tracer.spanBuilder("db.query").startSpan();
-        child.setStatus(StatusCode.ERROR, "connection refused");
-        child.end();
-      }
-      root.end();
-      assertThat(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
-      tracing.shutdown();
+      String traceId = QueryApiTest.sendCartTrace(node);
 
       Map<String, Object> seen = runClient(node, "["
           + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"from\": \"-1h\", "

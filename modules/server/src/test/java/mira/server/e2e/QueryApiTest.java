@@ -171,26 +171,36 @@ class QueryApiTest {
     }
   }
 
+  /**
+   * Sends one trace through the OpenTelemetry SDK over OTLP/HTTP: a server span "GET /cart" of
+   * service checkout and its child "db.query", which records a NullPointerException and ends with
+   * status ERROR "boom". Returns the trace id once the export was acknowledged.
+   */
+  static String sendCartTrace(Node node) {
+    SdkTracerProvider tracing = SdkTracerProvider.builder()
+        .setResource(Resource.create(Attributes.builder().put("service.name", "checkout").build()))
+        .addSpanProcessor(SimpleSpanProcessor.create(
+            OtlpHttpSpanExporter.builder().setEndpoint(node.http() + "/v1/traces").build()))
+        .build();
+    Tracer tracer = tracing.get("test");
+    Span root = tracer.spanBuilder("GET /cart").setSpanKind(SpanKind.SERVER).startSpan();
+    String traceId = root.getSpanContext().getTraceId();
+    try (Scope s = root.makeCurrent()) {
+      Span child = tracer.spanBuilder("db.query").startSpan();
+      child.recordException(new NullPointerException("cart is null"));
+      child.setStatus(StatusCode.ERROR, "boom");
+      child.end();
+    }
+    root.end();
+    assertThat(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+    tracing.shutdown();
+    return traceId;
+  }
+
   @Test
   void spansFromTheSdkAreFoundByAnEventAttributeAndByTraceId() throws Exception {
     try (Node node = new Node(data)) {
-      SdkTracerProvider tracing = SdkTracerProvider.builder()
-          .setResource(Resource.create(Attributes.builder().put("service.name", "checkout").build()))
-          .addSpanProcessor(SimpleSpanProcessor.create(
-              OtlpHttpSpanExporter.builder().setEndpoint(node.http() + "/v1/traces").build()))
-          .build();
-      Tracer tracer = tracing.get("test");
-      Span root = tracer.spanBuilder("GET /cart").setSpanKind(SpanKind.SERVER).startSpan();
-      String traceId = root.getSpanContext().getTraceId();
-      try (Scope s = root.makeCurrent()) {
-        Span child = tracer.spanBuilder("db.query").startSpan();
-        child.recordException(new NullPointerException("cart is null"));
-        child.setStatus(StatusCode.ERROR, "boom");
-        child.end();
-      }
-      root.end();
-      assertThat(tracing.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
-      tracing.shutdown();
+      String traceId = sendCartTrace(node);
 
       // exception.type lives on the span's event: a child-level match selects the span.
       Map<String, Object> found = obj(post(node, "/api/v1/query", "{\"signal\": \"traces\", \"where\": ["
