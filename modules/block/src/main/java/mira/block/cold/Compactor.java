@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import mira.block.publish.Publisher;
+import mira.block.read.CorruptBlockException;
+import mira.block.read.MappedBlockReader;
 import mira.block.publish.TableWriter;
 import mira.block.catalog.BlockRef;
 import mira.block.catalog.Catalog;
@@ -39,6 +41,8 @@ public final class Compactor {
   public static final long COLD_AFTER_NS = 3_600_000_000_000L;
   /** Blocks rewritten per sweep at most (the first sweep over an old volume is spread out). */
   public static final int MAX_PER_SWEEP = 8;
+
+  private static final System.Logger LOG = System.getLogger(Compactor.class.getName());
 
   private Compactor() {}
 
@@ -78,6 +82,12 @@ public final class Compactor {
         break;
       }
       try {
+        String damage = damage(r, allocator);
+        if (damage != null) {
+          // Rewriting would stamp a fresh CRC over damaged bytes: the block stays hot, where every read refuses it.
+          LOG.log(System.Logger.Level.WARNING, "not compacting damaged block " + r.dir() + ": " + damage);
+          continue;
+        }
         compact(r.dir(), nodeHex, format, allocator);
         done.add(r.dir());
       } catch (NoSuchFileException e) {
@@ -85,6 +95,27 @@ public final class Compactor {
       }
     }
     return done;
+  }
+
+  /**
+   * Why the block's tables cannot be trusted (a table's CRC, footer or layout version fails the
+   * mapped reader's check), or null if every table verifies.
+   */
+  static String damage(BlockRef r, BufferAllocator allocator) throws IOException {
+    List<String> files = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(r.dir(), "*.arrow")) {
+      for (Path p : s) {
+        files.add(p.getFileName().toString());
+      }
+    }
+    try (MappedBlockReader reader = MappedBlockReader.open(r, allocator)) {
+      for (String f : files) {
+        reader.table(f);
+      }
+    } catch (CorruptBlockException e) {
+      return e.getMessage();
+    }
+    return null;
   }
 
   /** Rewrites every table of the block in the {@link ColdFormat#MIRA} format, then writes the marker. */

@@ -133,6 +133,24 @@ class CompactorTest {
   }
 
   @Test
+  void aDamagedHotTableIsNotLaunderedIntoAVerifiedColdOne() throws Exception {
+    try (RootAllocator a = new RootAllocator()) {
+      Path block = publish(sample(300), a);
+      Path table = block.resolve("logs.arrow");
+      byte[] bytes = Files.readAllBytes(table);
+      bytes[bytes.length / 3] ^= 0x40; // a flipped bit in the body, which the footer's CRC covers
+      Files.write(table, bytes);
+      assertThat(Compactor.sweep(data, "0000abcd", T0 + 2 * Compactor.COLD_AFTER_NS, ColdFormat.MIRA, a))
+          .as("the damaged block is left alone").isEmpty();
+      assertThat(ColdMarker.isCold(block)).isFalse();
+      assertThat(Files.readAllBytes(table)).as("the damaged table is kept as it was").isEqualTo(bytes);
+      assertThat(Compactor.damage(new mira.block.catalog.BlockRef(mira.proto.wire.Signal.LOGS,
+          mira.block.catalog.BlockName.parse(block.getFileName().toString()).orElseThrow(), block), a))
+          .contains("CRC32C mismatch").contains("logs.arrow");
+    }
+  }
+
+  @Test
   void blocksYoungerThanAnHourStayHot() throws Exception {
     try (RootAllocator a = new RootAllocator()) {
       Path block = publish(sample(10), a);
