@@ -59,6 +59,11 @@ public final class StatsRoute {
         g.writeStringField("blocks_published", Long.toString(c.blocksPublished.sum()));
         g.writeStringField("bytes_published", Long.toString(c.bytesPublished.sum()));
         g.writeStringField("publish_failures", Long.toString(c.publishFailures.sum()));
+        g.writeObjectFieldStart("receiver_refused");
+        g.writeStringField("method_not_allowed", Long.toString(c.refusedMethod.sum()));
+        g.writeStringField("too_large", Long.toString(c.refusedTooLarge.sum()));
+        g.writeStringField("unsupported_media_type", Long.toString(c.refusedMediaType.sum()));
+        g.writeEndObject();
         g.writeNumberField("open_blocks", ingest.openBlocks(s));
         g.writeEndObject();
       }

@@ -214,6 +214,11 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     return wal == null ? 0 : wal.bytes();
   }
 
+  @Override
+  public void refusedAtReceiver(Signal signal, int httpStatus) {
+    stats.refusedAtReceiver(signal, httpStatus);
+  }
+
   public Stats stats() {
     return stats;
   }

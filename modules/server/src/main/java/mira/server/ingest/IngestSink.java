@@ -23,6 +23,12 @@ public interface IngestSink {
    */
   Outcome submit(Signal signal, byte[] body, int length);
 
+  /**
+   * Counts an export the receiver refused before it reached the pipeline: {@code httpStatus} is
+   * 405 (wrong method), 413 (too large) or 415 (unsupported content type or encoding).
+   */
+  default void refusedAtReceiver(Signal signal, int httpStatus) {}
+
   /** What became of a submitted export. */
   sealed interface Outcome {}
 

@@ -18,6 +18,12 @@ public final class Stats {
     public final LongAdder blocksPublished = new LongAdder();
     public final LongAdder bytesPublished = new LongAdder();
     public final LongAdder publishFailures = new LongAdder();
+    /** Refused by the HTTP receiver before decoding: 405 wrong method. */
+    public final LongAdder refusedMethod = new LongAdder();
+    /** Refused by the HTTP receiver before decoding: 413 too large (on the wire or inflated). */
+    public final LongAdder refusedTooLarge = new LongAdder();
+    /** Refused by the HTTP receiver before decoding: 415 unsupported content type or encoding. */
+    public final LongAdder refusedMediaType = new LongAdder();
   }
 
   private final Map<Signal, Counters> bySignal = new EnumMap<>(Signal.class);
@@ -30,6 +36,17 @@ public final class Stats {
 
   public Counters of(Signal s) {
     return bySignal.get(s);
+  }
+
+  /** Counts a receiver-level refusal by its HTTP status (405, 413, 415; others are not counted here). */
+  public void refusedAtReceiver(Signal s, int httpStatus) {
+    Counters c = bySignal.get(s);
+    switch (httpStatus) {
+      case 405 -> c.refusedMethod.increment();
+      case 413 -> c.refusedTooLarge.increment();
+      case 415 -> c.refusedMediaType.increment();
+      default -> { }
+    }
   }
 
   void accepted(Signal s, long records, int exports) {

@@ -58,6 +58,17 @@ final class HttpExportHandler implements Handler {
 
   @Override
   public void handle(ServerRequest req, ServerResponse res) {
+    try {
+      answer(req, res);
+    } finally {
+      int code = res.status().code();
+      if (code == 405 || code == 413 || code == 415) {
+        sink.refusedAtReceiver(signal, code);
+      }
+    }
+  }
+
+  private void answer(ServerRequest req, ServerResponse res) {
     Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
     Format format = format(contentType);
     if (!req.prologue().method().equals(Method.POST)) {
