@@ -14,12 +14,13 @@ public final class Api {
    * The stats route and the query routes over {@code queries}.
    *
    * @param retention the retention sweeper whose state the stats report, or null if none runs
+   * @param version Mira's version, which the MCP server names in {@code serverInfo}
    */
   public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
-      RetentionSweeper retention) {
+      RetentionSweeper retention, String version) {
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(queries);
-    McpRoute mcp = new McpRoute(queries);
+    McpRoute mcp = new McpRoute(queries, version);
     return r -> {
       stats.route(r);
       query.route(r);

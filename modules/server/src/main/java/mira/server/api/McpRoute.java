@@ -5,7 +5,6 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import mira.mcp.McpServer;
 import mira.query.LocalQueries;
-import mira.server.launch.Version;
 
 /**
  * {@code /mcp}: the MCP server (docs/mcp.md) on the HTTP listener. The body is read with the same
@@ -15,8 +14,8 @@ import mira.server.launch.Version;
 final class McpRoute {
   private final McpServer mcp;
 
-  McpRoute(LocalQueries queries) {
-    this.mcp = new McpServer(queries, Version.current());
+  McpRoute(LocalQueries queries, String version) {
+    this.mcp = new McpServer(queries, version);
   }
 
   void route(HttpRouting.Builder r) {

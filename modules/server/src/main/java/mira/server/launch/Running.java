@@ -66,7 +66,8 @@ public final class Running implements AutoCloseable {
     }
     RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node(), config.coldFormat());
     try {
-      MiraServer server = MiraServer.start(config, data, ingest, Api.routes(config.node(), ingest, queries, retention));
+      MiraServer server = MiraServer.start(config, data, ingest,
+          Api.routes(config.node(), ingest, queries, retention, Version.current()));
       return new Running(data, ingest, queries, server, retention);
     } catch (StartupException | RuntimeException e) {
       retention.close();
