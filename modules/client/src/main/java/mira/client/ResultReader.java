@@ -109,9 +109,9 @@ public final class ResultReader {
           bounds[k] = decimal(b.get(k), "bounds");
         }
       }
+      Map<String, Object> resource = object(s.get("resource"), "resource");
       out.add(new SeriesResult.Series(str(s, "name"), type, str(s, "unit"), str(s, "description"),
-          attributes(object(s.get("resource"), "resource")), attributes(s), points, exemplars,
-          num(s, "dropped_points"), bounds));
+          attributes(resource), attributes(s), points, exemplars, num(s, "dropped_points"), bounds, entity(resource)));
     }
     Map<String, Object> st = object(doc.get("stats"), "stats");
     Stats stats = new Stats((int) num(st, "blocks_total"), (int) num(st, "blocks_pruned"),

@@ -213,10 +213,10 @@ class ResultReaderTest {
           attributes(1)).as((t, l, tr, sp, a) -> new SeriesResult.Exemplar(t, SeriesResult.LONG, l, 0, tr, sp, a));
       Arbitrary<double[]> bounds = Arbitraries.doubles().between(0, 1e6).array(double[].class).ofMaxSize(5)
           .injectNull(0.5);
-      return Combinators.combine(text(), text(), attributes(2), attributes(2), points.list().ofMaxSize(6),
+      return Combinators.combine(text(), Arbitraries.longs(), attributes(2), attributes(2), points.list().ofMaxSize(6),
           exemplars.list().ofMaxSize(2), Arbitraries.longs().between(0, 1000), bounds)
-          .as((name, unit, res, attrs, pts, ex, dropped, b) ->
-              new SeriesResult.Series(name, type, unit, "d", res, attrs, pts, ex, dropped, b));
+          .as((name, entity, res, attrs, pts, ex, dropped, b) ->
+              new SeriesResult.Series(name, type, "ms", "d", res, attrs, pts, ex, dropped, b, entity));
     });
   }
 

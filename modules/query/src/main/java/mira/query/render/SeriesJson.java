@@ -43,6 +43,7 @@ public final class SeriesJson {
     g.writeObjectFieldStart("resource");
     g.writeFieldName("attributes");
     ResponseJson.object(g, s.resource());
+    g.writeStringField("entity", s.entityHex());
     g.writeEndObject();
     g.writeFieldName("attributes");
     ResponseJson.object(g, s.attributes());

@@ -37,9 +37,12 @@ public record SeriesResult(List<Series> series, long droppedSeries, Stats stats,
    * @param droppedPoints points the {@code max_points} cap left out (the oldest)
    * @param bounds for a quantile of explicit-bucket histograms, the bucket bounds whose counts were
    *     merged across the group; null otherwise
+   * @param entity the resource's entity key ({@link Resource#entity}); {@link Resource#NO_ENTITY}
+   *     for a resource without identity and for series grouped with {@code group_by}
    */
   public record Series(String name, String type, String unit, String description, List<Attribute> resource,
-      List<Attribute> attributes, List<Point> points, List<Exemplar> exemplars, long droppedPoints, double[] bounds) {
+      List<Attribute> attributes, List<Point> points, List<Exemplar> exemplars, long droppedPoints, double[] bounds,
+      long entity) {
     public Series {
       resource = List.copyOf(resource);
       attributes = List.copyOf(attributes);
@@ -49,7 +52,13 @@ public record SeriesResult(List<Series> series, long droppedSeries, Stats stats,
 
     public Series(String name, String type, String unit, String description, List<Attribute> resource,
         List<Attribute> attributes, List<Point> points, List<Exemplar> exemplars, long droppedPoints) {
-      this(name, type, unit, description, resource, attributes, points, exemplars, droppedPoints, null);
+      this(name, type, unit, description, resource, attributes, points, exemplars, droppedPoints, null,
+          Resource.NO_ENTITY);
+    }
+
+    /** The entity key as rendered: 16 lowercase hex digits, or null for none. */
+    public String entityHex() {
+      return entity == Resource.NO_ENTITY ? null : Entities.hex(entity);
     }
   }
 

@@ -112,7 +112,7 @@ final class Quantiles {
         }
       }
       out.add(new SeriesResult.Series(g.name, g.type, g.unit, g.description, g.resource, g.attributes, kept,
-          skip == 0 ? ex : keptEx, skip, g.bounds));
+          skip == 0 ? ex : keptEx, skip, g.bounds, g.entity));
     }
     return new SeriesResult(out, droppedSeries, stats, refused);
   }

@@ -48,6 +48,8 @@ final class Series {
   final String description;
   final List<Attribute> resource;
   final List<Attribute> attributes;
+  /** The resource's entity key (0: none). */
+  long entity;
   /** aggregation_temporality of the metric (0 unspecified, 1 delta, 2 cumulative). */
   int temporality;
   /** Whether the metric is a monotonic sum (histogram and summary halves count as monotonic). */
@@ -110,7 +112,8 @@ final class Series {
         ex.add(x);
       }
     }
-    return new SeriesResult.Series(name, type, unit, description, resource, attributes, out, ex, dropped);
+    return new SeriesResult.Series(name, type, unit, description, resource, attributes, out, ex, dropped, null,
+        entity);
   }
 
   /** Points held right now (before the final cap). */

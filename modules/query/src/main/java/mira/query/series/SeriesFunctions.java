@@ -207,6 +207,7 @@ final class SeriesFunctions {
     Group g = groups.get(key);
     if (g == null) {
       g = new Group(name, s.type, s.unit, s.description, resource, attributes);
+      g.entity = f.groupBy() == null ? s.entity : 0; // a group_by series has no one resource
       groups.put(key, g);
     }
     return g;
@@ -230,6 +231,7 @@ final class SeriesFunctions {
     final String description;
     final List<Attribute> resource;
     final List<Attribute> attributes;
+    long entity;
     double[] acc;
     int[] n;
     SeriesResult.Exemplar[] best;
@@ -301,7 +303,7 @@ final class SeriesFunctions {
           ex.add(best[k]);
         }
       }
-      return new SeriesResult.Series(name, type, unit, description, resource, attributes, pts, ex, skip);
+      return new SeriesResult.Series(name, type, unit, description, resource, attributes, pts, ex, skip, null, entity);
     }
   }
 }

@@ -307,6 +307,8 @@ public final class SeriesScan {
       }
     }
     AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, usedRes);
+    TableView resTable = Tables.get(r, TableFiles.RESOURCES);
+    IntReader entityKey = IntReader.of(resTable == null ? null : resTable.column(ColumnNames.KEY));
     Exemplars exemplars = new Exemplars(r, totalPoints, in);
     Buckets buckets = withBuckets ? Buckets.of(r) : null;
     String[] resourceKey = new String[nRes];
@@ -343,6 +345,7 @@ public final class SeriesScan {
         }
         List<Attribute> res = resources[rid];
         String resKey = resourceKey[rid];
+        long entity = entityKey.getOr(rid, 0);
         List<Attribute> attrs = pointAttrs.sorted(pid, scratch);
         long ts = time.get(j);
         long st = startTime.getOr(j, 0);
@@ -355,17 +358,17 @@ public final class SeriesScan {
         if (numbers) {
           int kind = !iv.isNull(j) ? Series.LONG : !dv.isNull(j) ? Series.DOUBLE : Series.NULL;
           double d = kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(j)) : 0;
-          add(into, n, typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+          add(into, n, typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
               new Series.Point(ts, node, seq, pid, kind, kind == Series.LONG ? iv.get(j) : 0, d, st, ex, null, null));
         } else {
           if (mode != SUM_ONLY) {
-            add(into, n + ".count", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+            add(into, n + ".count", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
                 new Series.Point(ts, node, seq, pid, Series.UNSIGNED, iv.get(j), 0, st, ex,
                     hist ? buckets.counts(j) : null, hist ? buckets.bounds(j) : null));
           }
           if (mode != COUNT_ONLY) {
             boolean hasSum = !dv.isNull(j);
-            add(into, n + ".sum", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, attrs, maxPoints,
+            add(into, n + ".sum", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
                 new Series.Point(ts, node, seq, pid, hasSum ? Series.DOUBLE : Series.NULL, 0,
                     hasSum ? Double.longBitsToDouble(dv.get(j)) : 0, st, ex, null, null));
           }
@@ -376,7 +379,8 @@ public final class SeriesScan {
 
   private static void add(SeriesSet into, String name, String type, String unit, VarReader description,
       IntReader temporality, BoolReader monotonic, int m,
-      List<Attribute> resource, String resourceKey, List<Attribute> attrs, int maxPoints, Series.Point p) {
+      List<Attribute> resource, String resourceKey, long entity, List<Attribute> attrs, int maxPoints,
+      Series.Point p) {
     String key = name + '\u0000' + type + '\u0000' + unit + '\u0000' + resourceKey + '\u0000' + AttrKey.of(attrs);
     Series s = into.get(key);
     if (s == null) {
@@ -384,6 +388,7 @@ public final class SeriesScan {
         return;
       }
       s = new Series(name, type, unit, orEmpty(description.string(m)), resource, attrs, maxPoints);
+      s.entity = entity;
       s.temporality = (int) temporality.getOr(m, 0);
       s.monotonic = !type.equals("sum") || (!monotonic.isNull(m) && monotonic.get(m));
       into.put(key, s);

@@ -28,7 +28,7 @@ class SeriesJsonTest {
         List.of(new Refused("metrics/p=1/x", "bad")));
     assertThat(new String(SeriesJson.series(r), StandardCharsets.UTF_8)).isEqualTo("{\"series\":[{\"name\":\"h.count\","
         + "\"type\":\"histogram\",\"unit\":\"ms\",\"description\":\"d\",\"resource\":{\"attributes\":"
-        + "{\"service.name\":\"a\"}},\"attributes\":{\"route\":\"/x\"},\"points\":["
+        + "{\"service.name\":\"a\"},\"entity\":null},\"attributes\":{\"route\":\"/x\"},\"points\":["
         + "{\"time_unix_nano\":\"1\",\"value\":\"18446744073709551615\"},{\"time_unix_nano\":\"2\",\"value\":\"-5\"},"
         + "{\"time_unix_nano\":\"3\",\"value\":1.5},{\"time_unix_nano\":\"4\",\"value\":null}],\"exemplars\":["
         + "{\"time_unix_nano\":\"2\",\"value\":0.25,\"trace_id\":\"0af7\",\"span_id\":\"b7ad\",\"attributes\":{}}],"

@@ -62,14 +62,19 @@ class SeriesTest {
     assertThat(first.str("type")).isEqualTo("gauge");
     assertThat(first.str("unit")).isEqualTo("1");
     assertThat(first.str("description")).isEqualTo("cpu description");
-    assertThat(first.obj("resource")).isEqualTo(obj("attributes", obj("service.name", "api")));
+    assertThat(first.obj("resource").obj("attributes")).isEqualTo(obj("service.name", "api"));
+    // The resource's entity (service rule: service.name alone): the same for both cores of api, another for db.
+    assertThat(first.obj("resource").str("entity")).matches("[0-9a-f]{16}");
+    assertThat(s.get(1).obj("resource").str("entity")).isEqualTo(first.obj("resource").str("entity"));
+    assertThat(s.get(2).obj("resource").str("entity")).matches("[0-9a-f]{16}")
+        .isNotEqualTo(first.obj("resource").str("entity"));
     assertThat(first.obj("attributes")).isEqualTo(obj("core", "0"));
     assertThat(first.list("points")).isEqualTo(List.of(
         obj("time_unix_nano", Long.toString(T0 + 1), "value", "10"),
         obj("time_unix_nano", Long.toString(T0 + 2), "value", "20")));
     assertThat(s.get(1).obj("attributes")).isEqualTo(obj("core", "1"));
     assertThat(s.get(1).list("points")).isEqualTo(List.of(obj("time_unix_nano", Long.toString(T0 + 3), "value", 0.5)));
-    assertThat(s.get(2).obj("resource")).isEqualTo(obj("attributes", obj("service.name", "db")));
+    assertThat(s.get(2).obj("resource").obj("attributes")).isEqualTo(obj("service.name", "db"));
     assertThat(r.obj("stats").str("dropped_series")).isEqualTo("0");
     assertThat(r.obj("stats").get("blocks_scanned")).isEqualTo(2L);
   }
