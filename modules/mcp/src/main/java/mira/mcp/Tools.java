@@ -42,8 +42,19 @@ final class Tools {
     }
   }
 
-  /** The tools/list entries. */
+  /** The tools/list entries, built once: they depend on nothing but this class. */
+  private static final List<Object> LIST = build();
+
+  /** The names of the tools, for {@link #exists}. */
+  private static final java.util.Set<Object> NAMES = LIST.stream().map(t -> ((Map<?, ?>) t).get("name"))
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  /** The tools/list entries (shared: callers write them out, never change them). */
   static List<Object> list() {
+    return LIST;
+  }
+
+  private static List<Object> build() {
     List<Object> out = new ArrayList<>();
     out.add(tool("query_records", "Search logs or spans",
         "Logs or spans in a time window matching the query grammar's where terms, newest first. "
@@ -103,12 +114,7 @@ final class Tools {
 
   /** True if {@code name} is a tool. */
   static boolean exists(String name) {
-    for (Object t : list()) {
-      if (((Map<?, ?>) t).get("name").equals(name)) {
-        return true;
-      }
-    }
-    return false;
+    return NAMES.contains(name);
   }
 
   Answer call(String name, Map<String, Object> args) throws Refusal, IOException {
