@@ -27,6 +27,7 @@ import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
 import mira.query.doc.Cursor;
 import mira.query.doc.Documents;
+import mira.query.doc.FilterText;
 import mira.query.doc.SearchQuery;
 import mira.query.testing.Blocks;
 import mira.query.testing.Corpus;
@@ -113,6 +114,8 @@ class SearchOracleTest {
       try (LocalQueries local = LocalQueries.open(dir, () -> NOW)) {
         for (SearchQuery q : queries) {
           assertThat(Documents.search(Queries.json(q, null), NOW)).as("document spelling").isEqualTo(q);
+          assertThat(Documents.search(Queries.text(q), NOW)).as("filter-text spelling %s", FilterText.print(q.where()))
+              .isEqualTo(q);
           List<Oracle.Item> expected = Oracle.select(q, items);
           List<Row> got = pageThrough(local, q);
           Statistics.label("matched").collect(expected.isEmpty() ? "0" : expected.size() <= q.limit() ? "one page"

@@ -36,10 +36,10 @@ public final class Documents {
   /** More terms than this is a generated document gone wrong, not a question. */
   public static final int MAX_TERMS = 64;
 
-  public static final List<String> SEARCH_KEYS = List.of("signal", "from", "to", "where", "limit", "after");
-  public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "max_series", "max_points",
+  public static final List<String> SEARCH_KEYS = List.of("signal", "from", "to", "where", "q", "limit", "after");
+  public static final List<String> SERIES_KEYS = List.of("name", "from", "to", "where", "q", "max_series", "max_points",
       "step", "fn", "quantile", "group_by", "agg");
-  static final List<String> SUBJECTS = List.of("attr", "field", "text", "entity");
+  static final List<String> SUBJECTS = List.of("attr", "field", "text", "entity", "not");
 
   private static final JsonFactory JSON = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder()
@@ -66,6 +66,7 @@ public final class Documents {
     String from = Times.DEFAULT_FROM;
     String to = Times.DEFAULT_TO;
     List<RawTerm> where = List.of();
+    String q = null;
     int limit = DEFAULT_LIMIT;
     String after = null;
     try (JsonParser p = open(json)) {
@@ -81,6 +82,7 @@ public final class Documents {
           case "from" -> from = time(p, "from");
           case "to" -> to = time(p, "to");
           case "where" -> where = terms(p);
+          case "q" -> q = string(p, "q");
           case "limit" -> limit = bounded(p, "limit", 1, MAX_LIMIT);
           case "after" -> after = string(p, "after");
           default -> throw unknownKey(key, "the query document", SEARCH_KEYS);
@@ -104,6 +106,7 @@ public final class Documents {
     for (int i = 0; i < where.size(); i++) {
       terms.add(where.get(i).resolve(s, i));
     }
+    text(terms, s, q);
     return new SearchQuery(s, w.from(), w.to(), terms, limit, after == null ? null : Cursor.parse(after));
   }
 
@@ -115,6 +118,7 @@ public final class Documents {
     String from = Times.DEFAULT_FROM;
     String to = Times.DEFAULT_TO;
     List<RawTerm> where = List.of();
+    String q = null;
     int maxSeries = DEFAULT_MAX_SERIES;
     int maxPoints = DEFAULT_MAX_POINTS;
     String step = null;
@@ -135,6 +139,7 @@ public final class Documents {
           case "from" -> from = time(p, "from");
           case "to" -> to = time(p, "to");
           case "where" -> where = terms(p);
+          case "q" -> q = string(p, "q");
           case "max_series" -> maxSeries = bounded(p, "max_series", 1, MAX_SERIES);
           case "max_points" -> maxPoints = bounded(p, "max_points", 1, MAX_POINTS);
           case "step" -> step = string(p, "step");
@@ -152,18 +157,89 @@ public final class Documents {
     Window w = window(from, to, now);
     List<Term> terms = new ArrayList<>();
     for (int i = 0; i < where.size(); i++) {
-      String subject = where.get(i).subject;
+      String subject = where.get(i).reads();
       if (!subject.equals("attr") && !subject.equals("entity")) {
         throw new QueryException("where[" + i + "]: a series document takes attr terms (resource, scope, "
             + "metric and data point attributes) and entity terms only, not " + subject);
       }
       terms.add(where.get(i).resolve(Signal.METRICS, i));
     }
+    text(terms, Signal.METRICS, q);
     if (name != null && name.isEmpty()) {
       throw new QueryException("name: empty; leave it out to read every metric in the window");
     }
     SeriesFn f = SeriesFns.resolve(step, fn, quantile, groupBy, agg, w);
     return new SeriesQuery(name, w.from(), w.to(), terms, maxSeries, maxPoints, f);
+  }
+
+  public static final List<String> FILTER_KEYS = List.of("q", "where", "signal");
+
+  /**
+   * Parses a filter document, {@code {"q": TEXT}} or {@code {"where": [...]}}, with an optional
+   * {@code signal} (logs, traces or metrics) deciding which keys are root fields; without one any
+   * signal's field names are fields. Returns the terms.
+   */
+  public static List<Term> filter(byte[] json) throws QueryException {
+    String signal = null;
+    String q = null;
+    List<RawTerm> where = null;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the filter document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "signal" -> signal = string(p, "signal");
+          case "q" -> q = string(p, "q");
+          case "where" -> where = terms(p);
+          default -> throw unknownKey(key, "the filter document", FILTER_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    if ((q == null) == (where == null)) {
+      throw new QueryException("a filter document has q (text, answered with where) or where (terms, answered "
+          + "with q), one of the two");
+    }
+    Signal s = switch (signal == null ? "" : signal) {
+      case "" -> null;
+      case "logs" -> Signal.LOGS;
+      case "traces" -> Signal.TRACES;
+      case "metrics" -> Signal.METRICS;
+      default -> throw new QueryException("signal: \"" + Cursor.abbreviate(signal)
+          + "\" is not a signal; use \"logs\", \"traces\" or \"metrics\"");
+    };
+    List<Term> terms = new ArrayList<>();
+    if (where != null) {
+      for (int i = 0; i < where.size(); i++) {
+        String subject = where.get(i).reads();
+        if (s == Signal.METRICS && !subject.equals("attr") && !subject.equals("entity")) {
+          throw new QueryException("where[" + i + "]: series take attr and entity terms only, not " + subject);
+        }
+        terms.add(where.get(i).resolve(s, i));
+      }
+      return terms;
+    }
+    text(terms, s, q);
+    return terms;
+  }
+
+  /** Appends the terms of filter text {@code q} (null: none) to {@code terms}; both apply. */
+  public static void text(List<Term> terms, Signal signal, String q) throws QueryException {
+    if (q == null) {
+      return;
+    }
+    List<Term> more = FilterText.parse(signal, q);
+    if (terms.size() + more.size() > MAX_TERMS) {
+      throw new QueryException("where and q hold " + (terms.size() + more.size()) + " terms together; at most "
+          + MAX_TERMS);
+    }
+    terms.addAll(more);
   }
 
   /**
@@ -182,14 +258,23 @@ public final class Documents {
   }
 
   /** A term as written, before the signal is known (keys may come in any order). */
-  private record RawTerm(String subject, String name, Op op, Scalar value, List<Scalar> values, Set<Long> entities) {
+  private record RawTerm(String subject, String name, Op op, Scalar value, List<Scalar> values, Set<Long> entities,
+      RawTerm inner) {
     RawTerm(String subject, String name, Op op, Scalar value) {
-      this(subject, name, op, value, null, null);
+      this(subject, name, op, value, null, null, null);
+    }
+
+    /** The subject a series term reads: {@code attr} or {@code entity}, through a {@code not}. */
+    String reads() {
+      return inner != null ? inner.subject : subject;
     }
 
     Term resolve(Signal signal, int i) throws QueryException {
       String at = "where[" + i + "]: ";
       switch (subject) {
+        case "not" -> {
+          return new Term.Not(inner.resolve(signal, i));
+        }
         case "text" -> {
           return new Term.Text(name);
         }
@@ -200,25 +285,53 @@ public final class Documents {
           return op == Op.IN ? new Term.AttrIn(name, values) : new Term.Attr(name, op, value);
         }
         default -> {
-          RootField f = RootField.of(signal, name);
+          RootField f = signal == null ? RootField.byKey(name) : RootField.of(signal, name);
+          if (f == null && signal == null) {
+            throw new QueryException(at + "\"" + Cursor.abbreviate(name) + "\" is not a field of logs or traces; "
+                + "the fields are: " + String.join(", ", RootField.names(Signal.LOGS)) + " (logs), "
+                + String.join(", ", RootField.names(Signal.TRACES)) + " (traces)");
+          }
           if (f == null) {
             throw new QueryException(at + "\"" + Cursor.abbreviate(name) + "\" is not a field of " + signal.dir()
                 + "; the fields are: " + String.join(", ", RootField.names(signal)));
           }
-          if (op == Op.IN) {
-            if (f.kind() == RootField.Kind.ID) {
-              for (int k = 0; k < values.size(); k++) {
-                checkHex(at + f.key() + ".in[" + k + "]", values.get(k), 2 * f.idBytes());
-              }
-            }
-            return new Term.FieldIn(f, values);
-          }
-          if (f.kind() == RootField.Kind.ID && op != Op.EXISTS) {
-            checkHex(at + f.key(), value, op == Op.EQ ? 2 * f.idBytes() : -1);
-          }
-          return new Term.Field(f, op, value);
+          return field(f, op, value, values, at);
         }
       }
+    }
+  }
+
+  /**
+   * The term on root column {@code f}, its id values checked as hex (full width for eq and in).
+   *
+   * @param at the message prefix, e.g. {@code "where[2]: "}
+   */
+  static Term field(RootField f, Op op, Scalar value, List<Scalar> values, String at) throws QueryException {
+    if (op == Op.IN) {
+      if (f.kind() == RootField.Kind.ID) {
+        for (int k = 0; k < values.size(); k++) {
+          checkHex(at + f.key() + ".in[" + k + "]", values.get(k), 2 * f.idBytes());
+        }
+      }
+      return new Term.FieldIn(f, values);
+    }
+    checkOp(at + f.key(), op, value);
+    if (f.kind() == RootField.Kind.ID && op != Op.EXISTS) {
+      checkHex(at + f.key(), value, op == Op.EQ ? 2 * f.idBytes() : -1);
+    }
+    return new Term.Field(f, op, value);
+  }
+
+  /** Refuses an operator its value cannot serve: exists takes a boolean, and only eq takes one otherwise. */
+  static void checkOp(String where, Op op, Scalar value) throws QueryException {
+    if (op == Op.IN) {
+      return;
+    }
+    if (op == Op.EXISTS && value.kind() != Scalar.Kind.BOOL) {
+      throw new QueryException(where + ": exists takes true or false, not " + value);
+    }
+    if (op != Op.EXISTS && value.kind() == Scalar.Kind.BOOL && op != Op.EQ) {
+      throw new QueryException(where + ": " + op.key() + " does not take a boolean");
     }
   }
 
@@ -267,16 +380,26 @@ public final class Documents {
     Scalar value = null;
     List<Scalar> values = null;
     Set<Long> entities = null;
+    RawTerm inner = null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String key = p.currentName();
       p.nextToken();
       if (SUBJECTS.contains(key)) {
         if (subject != null) {
-          throw new QueryException(at + ": a term names one of attr, field, text, entity; this one has "
+          throw new QueryException(at + ": a term names one of attr, field, text, entity, not; this one has "
               + subject + " and " + key);
         }
         subject = key;
-        if (key.equals("entity")) {
+        if (key.equals("not")) {
+          inner = term(p, at + ".not");
+          if (inner.subject.equals("not")) {
+            throw new QueryException(at + ".not: not over not; write the inner term itself");
+          }
+          if (inner.op == Op.EXISTS) {
+            throw new QueryException(at + ".not: not over exists; use exists with the other boolean");
+          }
+          name = "not";
+        } else if (key.equals("entity")) {
           entities = entities(p, at + ".entity");
           name = "entity";
         } else {
@@ -299,14 +422,20 @@ public final class Documents {
       }
     }
     if (subject == null) {
-      throw new QueryException(at + ": a term names one of attr, field, text, entity");
+      throw new QueryException(at + ": a term names one of attr, field, text, entity, not");
+    }
+    if (subject.equals("not")) {
+      if (op != null) {
+        throw new QueryException(at + ": a not term takes no operator of its own: {\"not\": {term}}");
+      }
+      return new RawTerm(subject, name, null, null, null, null, inner);
     }
     if (subject.equals("entity")) {
       if (op != null) {
         throw new QueryException(at + ": an entity term takes no operator: {\"entity\": \"<16 hex digits>\"} or "
             + "{\"entity\": {\"in\": [...]}}");
       }
-      return new RawTerm(subject, name, Op.IN, null, null, entities);
+      return new RawTerm(subject, name, Op.IN, null, null, entities, null);
     }
     String where = at + " (" + subject + " \"" + Cursor.abbreviate(name) + "\")";
     if (subject.equals("text")) {
@@ -322,14 +451,9 @@ public final class Documents {
       throw new QueryException(where + ": no operator; one of eq, gt, gte, lt, lte, contains, in, exists");
     }
     if (op == Op.IN) {
-      return new RawTerm(subject, name, op, null, values, null);
+      return new RawTerm(subject, name, op, null, values, null, null);
     }
-    if (op == Op.EXISTS && value.kind() != Scalar.Kind.BOOL) {
-      throw new QueryException(where + ": exists takes true or false, not " + value);
-    }
-    if (op != Op.EXISTS && value.kind() == Scalar.Kind.BOOL && op != Op.EQ) {
-      throw new QueryException(where + ": " + op.key() + " does not take a boolean");
-    }
+    checkOp(where, op, value);
     return new RawTerm(subject, name, op, value);
   }
 

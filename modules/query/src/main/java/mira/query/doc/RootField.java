@@ -70,6 +70,16 @@ public enum RootField {
     return null;
   }
 
+  /** The field spelled {@code key} in any signal's table (keys are unique across signals), or null. */
+  public static RootField byKey(String key) {
+    for (RootField f : values()) {
+      if (f.key.equals(key)) {
+        return f;
+      }
+    }
+    return null;
+  }
+
   /** The field names of {@code signal}, in document order. */
   public static List<String> names(Signal signal) {
     List<String> out = new ArrayList<>();

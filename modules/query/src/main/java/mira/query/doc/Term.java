@@ -48,4 +48,20 @@ public sealed interface Term {
       keys = Set.copyOf(keys);
     }
   }
+
+  /**
+   * A row that does not satisfy {@code term}: {@code service.name != "api"} keeps rows whose
+   * service is another one and rows with no service at all. One level deep, and never over an
+   * {@code exists} term, which says "absent" itself ({@code exists: false}).
+   */
+  record Not(Term term) implements Term {
+    public Not {
+      if (term instanceof Not) {
+        throw new IllegalArgumentException("not over not: write the inner term");
+      }
+      if (term instanceof Attr a && a.op() == Op.EXISTS || term instanceof Field f && f.op() == Op.EXISTS) {
+        throw new IllegalArgumentException("not over exists: use exists with the other boolean");
+      }
+    }
+  }
 }

@@ -75,6 +75,9 @@ final class ZoneStep implements BlockPruner {
         case Term.Entity x -> {
           // the entity step reads the resources table
         }
+        case Term.Not x -> {
+          // a zone that may hold the value may hold others too: never a reason to skip
+        }
       }
     }
     if (checks.isEmpty()) {

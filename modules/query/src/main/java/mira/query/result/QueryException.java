@@ -6,7 +6,7 @@ package mira.query.result;
  * wrong and is meant for the caller (an HTTP 400 body). Carries no stack trace: bad input is an
  * expected outcome, not a fault.
  */
-public final class QueryException extends Exception {
+public class QueryException extends Exception {
   public QueryException(String message) {
     super(message, null, false, false);
   }

@@ -133,11 +133,28 @@ final class RowFilter {
         case Term.FieldIn f -> fieldIn(f, cand, m);
         case Term.Text t -> text(t, cand, m);
         case Term.Entity e -> entity(e, cand, m);
+        case Term.Not n -> not(n, cand, m);
       };
     } catch (WireException e) {
       throw new CorruptBlockException(ref.dir(), signal == Signal.LOGS ? TableFiles.LOGS : TableFiles.SPANS,
           "cannot read a value: " + e.getMessage());
     }
+  }
+
+  /** The candidates the inner term drops: the inner term runs over a copy, then the two are merged. */
+  private int not(Term.Not t, int[] cand, int m) throws CorruptBlockException {
+    int[] kept = java.util.Arrays.copyOf(cand, m);
+    int k = apply(t.term(), kept, m);
+    // Both lists are ascending (apply keeps its candidates in order).
+    int out = 0;
+    for (int i = 0, j = 0; i < m; i++) {
+      if (j < k && kept[j] == cand[i]) {
+        j++;
+      } else {
+        cand[out++] = cand[i];
+      }
+    }
+    return out;
   }
 
   // ---- attributes ----------------------------------------------------------------------------

@@ -133,7 +133,8 @@ public final class Search {
 
   /**
    * Entity terms first (one small table, then an array lookup per row), root-field terms (a
-   * column each), then attribute semi-joins, then substring search.
+   * column each), then attribute semi-joins, then substring search, then negations (each runs its
+   * inner term over the candidates left, so it goes where they are fewest).
    */
   static List<Term> order(List<Term> where) {
     List<Term> out = new ArrayList<>(where.size());
@@ -154,6 +155,11 @@ public final class Search {
     }
     for (Term t : where) {
       if (t instanceof Term.Text) {
+        out.add(t);
+      }
+    }
+    for (Term t : where) {
+      if (t instanceof Term.Not) {
         out.add(t);
       }
     }

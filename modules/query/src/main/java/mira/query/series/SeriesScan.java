@@ -120,14 +120,23 @@ public final class SeriesScan {
   }
 
   /** One term's marks at each level a data point can be reached from. */
-  private record Marks(boolean any, boolean absent, boolean[] res, boolean[] scope, boolean[] metric, boolean[] point) {
+  private record Marks(boolean any, boolean absent, boolean[] res, boolean[] scope, boolean[] metric, boolean[] point,
+      boolean negated) {
+    Marks(boolean any, boolean absent, boolean[] res, boolean[] scope, boolean[] metric, boolean[] point) {
+      this(any, absent, res, scope, metric, point, false);
+    }
+
+    Marks negate() {
+      return new Marks(any, absent, res, scope, metric, point, !negated);
+    }
+
     boolean pass(int pid, int m, int r, int s) {
       if (!any) {
-        return absent;
+        return absent != negated;
       }
       boolean h = (pid < point.length && point[pid]) || (m < metric.length && metric[m])
           || (r < res.length && res[r]) || (s < scope.length && scope[s]);
-      return h != absent;
+      return (h != absent) != negated;
     }
   }
 
@@ -221,40 +230,45 @@ public final class SeriesScan {
     int nScopes = Tables.rows(r, TableFiles.SCOPES);
     List<Marks> marks = new ArrayList<>();
     for (Term t : where) {
-      boolean absent;
-      ValueMatcher vm;
-      byte[] key;
-      switch (t) {
-        case Term.Attr a -> {
-          absent = a.op() == Op.EXISTS && !a.value().bool();
-          vm = new ValueMatcher(a.op(), a.value());
-          key = a.key().getBytes(StandardCharsets.UTF_8);
-        }
-        case Term.AttrIn a -> {
-          absent = false;
-          vm = ValueMatcher.anyOf(a.values());
-          key = a.key().getBytes(StandardCharsets.UTF_8);
-        }
-        case Term.Entity e -> {
-          // The resource level alone: a point is in when its metric's resource is one of them.
-          boolean[] res = ResourceKeys.marks(r, e.keys());
-          res = res == null ? new boolean[nRes] : res;
-          marks.add(new Marks(true, false, res, new boolean[nScopes], new boolean[nm], new boolean[totalPoints]));
-          continue;
-        }
-        default -> throw new IllegalArgumentException("a series document takes attr and entity terms: " + t);
-      }
-      boolean[] res = new boolean[nRes];
-      boolean[] scope = new boolean[nScopes];
-      boolean[] metric = new boolean[nm];
-      boolean[] point = new boolean[totalPoints];
-      boolean any = AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
-      any |= AttrTable.of(Tables.get(r, TableFiles.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
-      any |= AttrTable.of(Tables.get(r, TableFiles.METRIC_ATTRS)).mark(key, vm, metric, scratch);
-      any |= AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)).mark(key, vm, point, scratch);
-      marks.add(new Marks(any, absent, res, scope, metric, point));
+      marks.add(t instanceof Term.Not n ? mark(r, n.term(), nRes, nScopes, nm, totalPoints, scratch).negate()
+          : mark(r, t, nRes, nScopes, nm, totalPoints, scratch));
     }
     return marks;
+  }
+
+  private static Marks mark(BlockReader r, Term t, int nRes, int nScopes, int nm, int totalPoints, Scratch scratch)
+      throws CorruptBlockException {
+    boolean absent;
+    ValueMatcher vm;
+    byte[] key;
+    switch (t) {
+      case Term.Attr a -> {
+        absent = a.op() == Op.EXISTS && !a.value().bool();
+        vm = new ValueMatcher(a.op(), a.value());
+        key = a.key().getBytes(StandardCharsets.UTF_8);
+      }
+      case Term.AttrIn a -> {
+        absent = false;
+        vm = ValueMatcher.anyOf(a.values());
+        key = a.key().getBytes(StandardCharsets.UTF_8);
+      }
+      case Term.Entity e -> {
+        // The resource level alone: a point is in when its metric's resource is one of them.
+        boolean[] res = ResourceKeys.marks(r, e.keys());
+        res = res == null ? new boolean[nRes] : res;
+        return new Marks(true, false, res, new boolean[nScopes], new boolean[nm], new boolean[totalPoints]);
+      }
+      default -> throw new IllegalArgumentException("a series document takes attr and entity terms: " + t);
+    }
+    boolean[] res = new boolean[nRes];
+    boolean[] scope = new boolean[nScopes];
+    boolean[] metric = new boolean[nm];
+    boolean[] point = new boolean[totalPoints];
+    boolean any = AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)).mark(key, vm, res, scratch);
+    any |= AttrTable.of(Tables.get(r, TableFiles.SCOPE_ATTRS)).mark(key, vm, scope, scratch);
+    any |= AttrTable.of(Tables.get(r, TableFiles.METRIC_ATTRS)).mark(key, vm, metric, scratch);
+    any |= AttrTable.of(Tables.get(r, TableFiles.DP_ATTRS)).mark(key, vm, point, scratch);
+    return new Marks(any, absent, res, scope, metric, point);
   }
 
   /** Sets {@code in[point id]} for the points of selected metrics in the window passing every term; returns how many. */

@@ -40,14 +40,14 @@ class DocumentsTest {
   @Test
   void unknownTopLevelKeyIsNamedWithTheImplementedKeys() {
     String m = error("{\"signal\": \"logs\", \"filters\": []}");
-    assertThat(m).contains("\"filters\"").contains("signal, from, to, where, limit, after");
+    assertThat(m).contains("\"filters\"").contains("signal, from, to, where, q, limit, after");
   }
 
   @Test
   void unknownTermKeyIsNamedWithTheImplementedKeys() {
     String m = error("{\"signal\": \"logs\", \"where\": [{\"attr\": \"k\", \"equals\": 1}]}");
     assertThat(m).contains("where[0]").contains("\"equals\"")
-        .contains("attr, field, text, entity, eq, gt, gte, lt, lte, contains, in, exists");
+        .contains("attr, field, text, entity, not, eq, gt, gte, lt, lte, contains, in, exists");
   }
 
   @Test
@@ -183,7 +183,7 @@ class DocumentsTest {
     assertThat(q.maxPoints()).isEqualTo(7);
     assertThat(q.where()).containsExactly(new Term.Attr("service.name", Op.EQ, Scalar.string("api")));
     assertThatThrownBy(() -> Documents.series("{\"limit\": 5}".getBytes(StandardCharsets.UTF_8), NOW))
-        .hasMessageContaining("\"limit\"").hasMessageContaining("name, from, to, where, max_series, max_points");
+        .hasMessageContaining("\"limit\"").hasMessageContaining("name, from, to, where, q, max_series, max_points");
     assertThatThrownBy(() -> Documents.series("{\"max_series\": 0}".getBytes(StandardCharsets.UTF_8), NOW))
         .hasMessageContaining("max_series");
     assertThatThrownBy(() -> Documents.series("{\"where\": [{\"text\": \"x\"}]}".getBytes(StandardCharsets.UTF_8), NOW))

@@ -10,6 +10,7 @@ import static mira.query.testing.Metrics.intPoint;
 import static mira.query.testing.Metrics.request;
 import static mira.query.testing.Metrics.summary;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
+import mira.query.doc.Documents;
+import mira.query.doc.FilterTextException;
 import mira.query.testing.Blocks;
 import mira.query.testing.Corpus;
 import mira.query.testing.JsonTree;
@@ -179,6 +182,30 @@ class SeriesTest {
     assertThat(s.get(0).list("points")).isEqualTo(List.of(obj("time_unix_nano", Long.toString(T0 + 2), "value", "2")));
     assertThat(list(series("{\"name\": \"cpu\", " + WINDOW + ", \"where\": [{\"attr\": \"core\", \"exists\": false}]}"),
         "series")).isEmpty();
+  }
+
+  @Test
+  void notAndFilterTextSelectSeriesByWhatTheyLack() throws Exception {
+    Blocks.publish(data, Signal.METRICS, "n", 1, request("api",
+        gauge("cpu", "1", intPoint(T0 + 1, 1, attr("core", 0)), intPoint(T0 + 2, 2, attr("core", 1)))), T0);
+    Blocks.publish(data, Signal.METRICS, "n", 2, request("db", gauge("cpu", "1", intPoint(T0 + 3, 3, attr("core", 1)))),
+        T0);
+    JsonTree.Obj other = series("{\"name\": \"cpu\", " + WINDOW + ", \"q\": \"service.name!=api\"}");
+    assertThat(list(other, "series")).singleElement().satisfies(s ->
+        assertThat(s.list("points")).isEqualTo(List.of(obj("time_unix_nano", Long.toString(T0 + 3), "value", "3"))));
+    JsonTree.Obj notZero = series("{\"name\": \"cpu\", " + WINDOW + ", \"where\": [{\"not\": {\"attr\": \"core\", "
+        + "\"eq\": 0}}]}");
+    assertThat(list(notZero, "series")).hasSize(2);
+    // where and q both apply.
+    JsonTree.Obj both = series("{\"name\": \"cpu\", " + WINDOW + ", \"where\": [{\"not\": {\"attr\": \"core\", "
+        + "\"eq\": 0}}], \"q\": \"service.name=api\"}");
+    assertThat(list(both, "series")).singleElement().satisfies(s ->
+        assertThat(s.list("points")).isEqualTo(List.of(obj("time_unix_nano", Long.toString(T0 + 2), "value", "2"))));
+    // A key nothing has: every series lacks it.
+    assertThat(list(series("{\"name\": \"cpu\", " + WINDOW + ", \"q\": \"nope!=1\"}"), "series")).hasSize(3);
+    assertThat(list(series("{\"name\": \"cpu\", " + WINDOW + ", \"q\": \"-core?\"}"), "series")).isEmpty();
+    assertThatThrownBy(() -> Documents.series(("{\"q\": \"core=1 timeout\"}").getBytes(StandardCharsets.UTF_8), T0))
+        .isInstanceOf(FilterTextException.class).hasMessageContaining("column 8").hasMessageContaining("\"timeout\"");
   }
 
   @Test

@@ -65,6 +65,7 @@ public final class Oracle {
       case Term.FieldIn f -> f.values().stream().anyMatch(v -> field(new Term.Field(f.field(), Op.EQ, v), it));
       case Term.Text x -> text(x.text(), it);
       case Term.Entity e -> e.keys().contains(Expected.entity(it.resource));
+      case Term.Not n -> !matches(n.term(), it);
     };
   }
 

@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import mira.proto.wire.Signal;
 import mira.query.doc.Cursor;
+import mira.query.doc.FilterText;
 import mira.query.doc.Op;
 import mira.query.doc.RootField;
 import mira.query.doc.Scalar;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
+import mira.query.render.TermJson;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -140,7 +142,8 @@ public final class Queries {
 
   /** A first-page query (no cursor) with 0..3 terms. */
   public static Arbitrary<SearchQuery> queries(Signal signal) {
-    Arbitrary<Term> term = signal == Signal.LOGS ? logTerm() : spanTerm();
+    Arbitrary<Term> plain = signal == Signal.LOGS ? logTerm() : spanTerm();
+    Arbitrary<Term> term = Arbitraries.frequencyOf(Tuple.of(5, plain), Tuple.of(1, negated(plain)));
     Arbitrary<long[]> window = Arbitraries.frequencyOf(
         Tuple.of(1, Arbitraries.just(new long[] {Corpus.T0 - 1_000_000_000_000L, Corpus.T0 + 1_000_000_000_000L})),
         Tuple.of(2, Combinators.combine(Arbitraries.integers().between(-1, Corpus.TICKS),
@@ -150,6 +153,29 @@ public final class Queries {
         Tuple.of(4, term.list().ofSize(1)), Tuple.of(3, term.list().ofSize(2)), Tuple.of(1, term.list().ofSize(3)));
     return Combinators.combine(window, terms, Arbitraries.integers().between(1, 7))
         .as((w, ts, limit) -> new SearchQuery(signal, w[0], w[1], ts, limit, null));
+  }
+
+  /** The negation of a term {@link Term.Not} may hold (not over exists). */
+  public static Arbitrary<Term> negated(Arbitrary<Term> terms) {
+    return terms.filter(t -> !(t instanceof Term.Attr a && a.op() == Op.EXISTS)
+        && !(t instanceof Term.Field f && f.op() == Op.EXISTS)).map(Term.Not::new);
+  }
+
+  /** The document spelling of {@code q} with its terms as filter text ({@code "q"}) instead of {@code where}. */
+  public static byte[] text(SearchQuery q) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("signal", q.signal().dir());
+      g.writeStringField("from", Long.toString(q.from()));
+      g.writeStringField("to", Long.toString(q.to()));
+      g.writeStringField("q", FilterText.print(q.where()));
+      g.writeNumberField("limit", q.limit());
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   /** The document spelling of {@code q}, with {@code after} if not null. */
@@ -180,6 +206,10 @@ public final class Queries {
           case Term.FieldIn f -> {
             g.writeStringField("field", f.field().key());
             list(g, f.values());
+          }
+          case Term.Not n -> {
+            g.writeFieldName("not");
+            TermJson.term(g, n.term());
           }
           case Term.Entity e -> {
             if (e.keys().size() == 1) {

@@ -25,6 +25,11 @@ import java.util.Set;
 import mira.query.result.BusyException;
 import mira.query.LocalQueries;
 import mira.query.doc.Documents;
+import mira.query.doc.FilterText;
+import mira.query.doc.FilterTextException;
+import mira.query.doc.Term;
+import mira.query.render.Json;
+import mira.query.render.TermJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
 import mira.query.result.QueryException;
@@ -37,6 +42,7 @@ import mira.query.result.QueryException;
  *   <li>{@code GET /api/v1/traces/{trace_id}} — every span of one trace
  *   <li>{@code GET /api/v1/metrics?from=&to=} — metric names in a window
  *   <li>{@code POST /api/v1/series} — a series document; series of points
+ *   <li>{@code POST /api/v1/filter} — filter text to terms and back, in canonical form
  * </ul>
  *
  * Errors are {@code {"error": "..."}}: 400 for a document or parameter that is wrong (the message
@@ -71,6 +77,19 @@ public final class QueryRoutes {
         answer(res, () -> SeriesJson.series(queries.series(doc)));
       }
     }));
+    r.any("/api/v1/filter", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> Json.render(g -> {
+          List<Term> terms = Documents.filter(doc);
+          g.writeStartObject();
+          g.writeStringField("q", FilterText.print(terms));
+          g.writeFieldName("where");
+          TermJson.where(g, terms);
+          g.writeEndObject();
+        }));
+      }
+    }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
       if (params(req, res, List.of("from", "to"))) {
         String from = req.query().first("from").orElse(null);
@@ -96,6 +115,9 @@ public final class QueryRoutes {
     byte[] body;
     try {
       body = work.run();
+    } catch (FilterTextException e) {
+      error(res, 400, e.getMessage(), e.column());
+      return;
     } catch (QueryException e) {
       error(res, 400, e.getMessage());
       return;
@@ -218,10 +240,18 @@ public final class QueryRoutes {
 
   /** {@code {"error": message}} with {@code status}. */
   static void error(ServerResponse res, int status, String message) {
+    error(res, status, message, 0);
+  }
+
+  /** {@code {"error": message, "column": column}} with {@code status}; no column when it is 0. */
+  static void error(ServerResponse res, int status, String message, int column) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 + message.length());
     try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
       g.writeStartObject();
       g.writeStringField("error", message);
+      if (column > 0) {
+        g.writeNumberField("column", column);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -266,7 +266,7 @@ class QueryApiTest {
       assertThat(unknownKey.status()).isEqualTo(400);
       assertThat(unknownKey.header("Content-Type")).isEqualTo("application/json");
       assertThat(obj(unknownKey).get("error").toString()).contains("\"filters\"")
-          .contains("signal, from, to, where, limit, after");
+          .contains("signal, from, to, where, q, limit, after");
 
       assertThat(post(node, "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 0}").status()).isEqualTo(400);
       assertThat(post(node, "/api/v1/query", "not json").status()).isEqualTo(400);

@@ -1,0 +1,93 @@
+package mira.query.render;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import mira.query.doc.Scalar;
+import mira.query.doc.Term;
+import mira.query.result.Entities;
+
+/**
+ * Terms as a document's {@code where} list spells them, so a surface that builds terms (filter
+ * text, a frame's queries) hands back a list {@code /api/v1/query} parses to the same terms.
+ */
+public final class TermJson {
+  private TermJson() {}
+
+  /** Writes {@code terms} as a JSON array. */
+  public static void where(JsonGenerator g, List<Term> terms) throws IOException {
+    g.writeStartArray();
+    for (Term t : terms) {
+      term(g, t);
+    }
+    g.writeEndArray();
+  }
+
+  /** Writes one term as a JSON object. */
+  public static void term(JsonGenerator g, Term t) throws IOException {
+    g.writeStartObject();
+    switch (t) {
+      case Term.Attr a -> {
+        g.writeStringField("attr", a.key());
+        g.writeFieldName(a.op().key());
+        scalar(g, a.value());
+      }
+      case Term.Field f -> {
+        g.writeStringField("field", f.field().key());
+        g.writeFieldName(f.op().key());
+        scalar(g, f.value());
+      }
+      case Term.AttrIn a -> {
+        g.writeStringField("attr", a.key());
+        list(g, a.values());
+      }
+      case Term.FieldIn f -> {
+        g.writeStringField("field", f.field().key());
+        list(g, f.values());
+      }
+      case Term.Text x -> g.writeStringField("text", x.text());
+      case Term.Entity e -> {
+        List<String> keys = new ArrayList<>();
+        for (long k : e.keys()) {
+          keys.add(Entities.hex(k));
+        }
+        keys.sort(null);
+        if (keys.size() == 1) {
+          g.writeStringField("entity", keys.getFirst());
+        } else {
+          g.writeObjectFieldStart("entity");
+          g.writeArrayFieldStart("in");
+          for (String k : keys) {
+            g.writeString(k);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        }
+      }
+      case Term.Not n -> {
+        g.writeFieldName("not");
+        term(g, n.term());
+      }
+    }
+    g.writeEndObject();
+  }
+
+  private static void list(JsonGenerator g, List<Scalar> values) throws IOException {
+    g.writeArrayFieldStart("in");
+    for (Scalar v : values) {
+      scalar(g, v);
+    }
+    g.writeEndArray();
+  }
+
+  /** A scalar with its JSON type: a double stays a double ({@code 1.0}, not {@code 1}). */
+  public static void scalar(JsonGenerator g, Scalar v) throws IOException {
+    switch (v.kind()) {
+      case STRING -> g.writeString(v.text());
+      case INT -> g.writeNumber(v.longValue());
+      case DOUBLE -> g.writeNumber(v.doubleValue());
+      case BOOL -> g.writeBoolean(v.bool());
+    }
+  }
+}
