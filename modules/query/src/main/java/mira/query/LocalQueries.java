@@ -11,9 +11,15 @@ import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.function.LongSupplier;
 import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
+import mira.query.doc.EntitiesQuery;
+import mira.query.entity.Census;
+import mira.query.entity.Listings;
+import mira.query.result.EntityList;
+import mira.query.result.ServiceList;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Window;
@@ -212,6 +218,22 @@ public final class LocalQueries implements AutoCloseable {
   /** Parses and runs a series document ({@code POST /api/v1/series}). */
   public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
     return series(Documents.series(document, now()));
+  }
+
+  /**
+   * The entities with records in a window ({@code POST /api/v1/entities}).
+   *
+   * @throws QueryException if the document is not valid
+   */
+  public EntityList entities(byte[] document) throws QueryException, BusyException, IOException {
+    EntitiesQuery q = Documents.entities(document, now());
+    return call(() -> Listings.entities(Census.run(engine, q.from(), q.to(), q.where()), q.limit()));
+  }
+
+  /** Every service.name with records in a window ({@code GET /api/v1/services}); null times: the last hour. */
+  public ServiceList services(String from, String to) throws QueryException, BusyException, IOException {
+    Window w = Documents.window(from, to, now());
+    return call(() -> Listings.services(Census.run(engine, w.from(), w.to(), List.of())));
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

@@ -172,6 +172,53 @@ public final class Documents {
     return new SeriesQuery(name, w.from(), w.to(), terms, maxSeries, maxPoints, f);
   }
 
+  public static final List<String> ENTITIES_KEYS = List.of("from", "to", "where", "q", "limit");
+
+  /**
+   * Parses an entities document: a window, resource terms ({@code attr}, {@code entity} and
+   * {@code not} over them, in {@code where} or {@code q}) and a limit.
+   */
+  public static EntitiesQuery entities(byte[] json, long now) throws QueryException {
+    String from = Times.DEFAULT_FROM;
+    String to = Times.DEFAULT_TO;
+    List<RawTerm> where = List.of();
+    String q = null;
+    int limit = DEFAULT_LIMIT;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the entities document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "from" -> from = time(p, "from");
+          case "to" -> to = time(p, "to");
+          case "where" -> where = terms(p);
+          case "q" -> q = string(p, "q");
+          case "limit" -> limit = bounded(p, "limit", 1, MAX_LIMIT);
+          default -> throw unknownKey(key, "the entities document", ENTITIES_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    Window w = window(from, to, now);
+    List<Term> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      String subject = where.get(i).reads();
+      if (!subject.equals("attr") && !subject.equals("entity")) {
+        throw new QueryException("where[" + i + "]: entities are selected by their resource's attributes (attr "
+            + "terms) and by entity, not by " + subject);
+      }
+      terms.add(where.get(i).resolve(Signal.METRICS, i));
+    }
+    text(terms, Signal.METRICS, q);
+    return new EntitiesQuery(w.from(), w.to(), terms, limit);
+  }
+
   public static final List<String> FILTER_KEYS = List.of("q", "where", "signal");
 
   /**

@@ -333,7 +333,7 @@ public final class FilterText {
           throw error(keyAt, "an empty word matches everything; leave it out");
         }
         if (signal == Signal.METRICS) {
-          throw error(keyAt, "\"" + Cursor.abbreviate(key) + "\" alone is a text search, and series have no text; "
+          throw error(keyAt, "\"" + Cursor.abbreviate(key) + "\" alone is a text search, and series and entities have no text; "
               + "filter them with key=value, key? or entity=...");
         }
         Term t = new Term.Text(key);

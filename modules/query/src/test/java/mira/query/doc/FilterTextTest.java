@@ -121,7 +121,7 @@ class FilterTextTest {
     error("entity=0000000000000000", 7, "names no entity");
     error("k=1 " + "x ".repeat(64), 131, "more than 64 terms");
     assertThatThrownBy(() -> FilterText.parse(Signal.METRICS, "up=1 timeout"))
-        .hasMessageContaining("column 6").hasMessageContaining("series have no text");
+        .hasMessageContaining("column 6").hasMessageContaining("have no text");
   }
 
   private static void error(String text, int column, String says) {

@@ -28,6 +28,7 @@ import mira.query.doc.Documents;
 import mira.query.doc.FilterText;
 import mira.query.doc.FilterTextException;
 import mira.query.doc.Term;
+import mira.query.render.EntityJson;
 import mira.query.render.Json;
 import mira.query.render.TermJson;
 import mira.query.render.ResponseJson;
@@ -42,6 +43,8 @@ import mira.query.result.QueryException;
  *   <li>{@code GET /api/v1/traces/{trace_id}} — every span of one trace
  *   <li>{@code GET /api/v1/metrics?from=&to=} — metric names in a window
  *   <li>{@code POST /api/v1/series} — a series document; series of points
+ *   <li>{@code POST /api/v1/entities} — what emitted records in a window, by entity
+ *   <li>{@code GET /api/v1/services?from=&to=} — every service.name in a window, with counts
  *   <li>{@code POST /api/v1/filter} — filter text to terms and back, in canonical form
  * </ul>
  *
@@ -75,6 +78,19 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         answer(res, () -> SeriesJson.series(queries.series(doc)));
+      }
+    }));
+    r.any("/api/v1/entities", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> EntityJson.entities(queries.entities(doc)));
+      }
+    }));
+    r.any("/api/v1/services", only(Method.GET, (req, res) -> {
+      if (params(req, res, List.of("from", "to"))) {
+        String from = req.query().first("from").orElse(null);
+        String to = req.query().first("to").orElse(null);
+        answer(res, () -> EntityJson.services(queries.services(from, to)));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {

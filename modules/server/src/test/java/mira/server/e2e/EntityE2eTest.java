@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every row names its entity, and the entity term sent back to {@code /api/v1/query} returns
  * exactly what that pod sent, across both signals.
  */
+@SuppressWarnings("unchecked")
 class EntityE2eTest {
   @TempDir Path data;
 
@@ -108,6 +109,50 @@ class EntityE2eTest {
       List<?> none = rows(obj(post(node, "/api/v1/query", "{\"signal\": \"traces\", \"where\": ["
           + "{\"entity\": \"0123456789abcdef\"}]}")));
       assertThat(none).isEmpty();
+    }
+  }
+
+  @Test
+  void entitiesAndServicesListWhatEachPodSent() throws Exception {
+    try (Node node = new Node(data)) {
+      emit(node, "pod-a-1", "checkout-a");
+      emit(node, "pod-b-1", "checkout-b");
+      Map<String, Object> all = obj(post(node, "/api/v1/entities", "{\"from\": \"-1h\", \"to\": \"now\"}"));
+      List<Map<String, Object>> entities = (List<Map<String, Object>>) all.get("entities");
+      assertThat(entities).hasSize(2);
+      for (Map<String, Object> e : entities) {
+        assertThat(e.get("entity").toString()).matches("[0-9a-f]{16}");
+        assertThat(e).containsEntry("rule", "service.instance").containsEntry("service.name", "checkout");
+        assertThat(map(e.get("signals"))).containsEntry("logs", "2").containsEntry("traces", "1")
+            .containsEntry("metrics", "0");
+        assertThat(map(e.get("identity"))).containsOnlyKeys("service.name", "service.instance.id");
+      }
+      assertThat(entities).extracting(e -> map(e.get("identity")).get("service.instance.id"))
+          .containsExactlyInAnyOrder("pod-a-1", "pod-b-1");
+      assertThat(all).containsEntry("truncated", false);
+      assertThat(map(all.get("no_identity"))).containsEntry("resources", "0");
+
+      Map<String, Object> one = obj(post(node, "/api/v1/entities", "{\"q\": \"k8s.pod.name=checkout-b\"}"));
+      List<Map<String, Object>> b = (List<Map<String, Object>>) one.get("entities");
+      assertThat(b).singleElement().satisfies(e ->
+          assertThat(map(e.get("identity"))).containsEntry("service.instance.id", "pod-b-1"));
+      // The key an entity listing gives selects that pod's rows.
+      Map<String, Object> rows = obj(post(node, "/api/v1/query", "{\"signal\": \"logs\", \"q\": \"entity="
+          + b.getFirst().get("entity") + "\"}"));
+      assertThat(rows(rows)).extracting(r -> r.get("body")).containsExactlyInAnyOrder("traced pod-b-1", "untraced pod-b-1");
+
+      Map<String, Object> services = obj(QueryApiTest.get(node, "/api/v1/services?from=-1h"));
+      assertThat((List<Map<String, Object>>) services.get("services")).singleElement().satisfies(s -> {
+        assertThat(s).containsEntry("service.name", "checkout").containsEntry("entities", 2L)
+            .containsEntry("span_errors", "0");
+        assertThat(map(s.get("signals"))).containsEntry("logs", "4").containsEntry("traces", "2");
+      });
+      var bad = QueryApiTest.get(node, "/api/v1/services?since=-1h");
+      assertThat(bad.status()).isEqualTo(400);
+      assertThat(obj(bad).get("error").toString()).contains("\"since\"");
+      var text = post(node, "/api/v1/entities", "{\"q\": \"checkout\"}");
+      assertThat(text.status()).isEqualTo(400);
+      assertThat(obj(text)).containsEntry("column", 1L);
     }
   }
 }

@@ -1,0 +1,73 @@
+package mira.query.entity;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import mira.query.result.EntityList;
+import mira.query.result.ServiceList;
+
+/** The entity and service listings built from one {@link Census}. */
+public final class Listings {
+  private Listings() {}
+
+  /** The entities of {@code c}, the first {@code limit} of them in {@link EntityList}'s order. */
+  public static EntityList entities(Census.Result c, int limit) {
+    List<EntityList.Entity> all = new ArrayList<>();
+    long noIdResources = 0;
+    long noIdRecords = 0;
+    TreeSet<String> noIdServices = new TreeSet<>();
+    for (Map.Entry<Object, Census.Tally> e : c.groups().entrySet()) {
+      Census.Tally t = e.getValue();
+      String service = Identity.text(t.attributes(), "service.name");
+      if (t.key() == 0) {
+        noIdResources++;
+        noIdRecords += t.records(0) + t.records(1) + t.records(2);
+        if (service != null) {
+          noIdServices.add(service);
+        }
+        continue;
+      }
+      Identity id = Identity.of(t.attributes());
+      all.add(new EntityList.Entity(t.key(), id.rule(), id.attributes(), service, t.records(0), t.records(1),
+          t.records(2), t.first(), t.last()));
+    }
+    all.sort(Comparator.comparing((EntityList.Entity x) -> x.serviceName() == null ? "\uffff" : x.serviceName())
+        .thenComparing(x -> -(x.logs() + x.spans() + x.points()))
+        .thenComparing(x -> Long.toUnsignedString(x.key(), 16)));
+    String hint = noIdResources == 0 ? "" : "these resources carry none of the identifying attributes, so no entity "
+        + "term or correlation can select them; set " + String.join(", ", Identity.FIXES)
+        + " (or at least service.name) in the SDK's resource";
+    return new EntityList(all.subList(0, Math.min(limit, all.size())), all.size(),
+        new EntityList.NoIdentity(noIdResources, noIdRecords, new ArrayList<>(noIdServices), hint), c.stats(),
+        c.refused());
+  }
+
+  /** The services of {@code c}. */
+  public static ServiceList services(Census.Result c) {
+    Map<String, long[]> counts = new HashMap<>();
+    Map<String, Set<Long>> entities = new HashMap<>();
+    for (Census.Tally t : c.groups().values()) {
+      String name = Identity.text(t.attributes(), "service.name");
+      long[] n = counts.computeIfAbsent(name, k -> new long[4]);
+      n[0] += t.records(0);
+      n[1] += t.records(1);
+      n[2] += t.errors();
+      n[3] += t.records(2);
+      Set<Long> keys = entities.computeIfAbsent(name, k -> new HashSet<>());
+      if (t.key() != 0) {
+        keys.add(t.key());
+      }
+    }
+    List<ServiceList.Service> out = new ArrayList<>();
+    counts.forEach((name, n) -> out.add(new ServiceList.Service(name, n[0], n[1], n[2], n[3],
+        entities.get(name).size())));
+    out.sort(Comparator.comparing((ServiceList.Service s) -> s.name() == null ? 1 : 0)
+        .thenComparing(s -> s.name() == null ? "" : s.name()));
+    return new ServiceList(out, c.stats(), c.refused());
+  }
+}

@@ -1,0 +1,28 @@
+package mira.query.result;
+
+import java.util.List;
+
+/**
+ * The answer of {@code GET /api/v1/services}, before rendering: every {@code service.name} with
+ * records in a window.
+ *
+ * @param services sorted by name; resources without a service.name last, as a null name
+ */
+public record ServiceList(List<Service> services, Stats stats, List<Refused> refused) {
+  public ServiceList {
+    services = List.copyOf(services);
+    refused = List.copyOf(refused);
+  }
+
+  /**
+   * One service.
+   *
+   * @param name its service.name, or null for resources without one
+   * @param logs log records in the window
+   * @param spans spans
+   * @param errors spans with status ERROR
+   * @param points metric data points
+   * @param entities distinct entities (non-zero keys) that reported under this name
+   */
+  public record Service(String name, long logs, long spans, long errors, long points, int entities) {}
+}
