@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
+import mira.query.doc.CorrelateQuery;
 import mira.query.doc.EntitiesQuery;
+import mira.query.frame.Correlate;
+import mira.query.result.CorrelateResult;
 import mira.query.entity.Census;
 import mira.query.entity.Listings;
 import mira.query.result.EntityList;
@@ -234,6 +237,17 @@ public final class LocalQueries implements AutoCloseable {
   public ServiceList services(String from, String to) throws QueryException, BusyException, IOException {
     Window w = Documents.window(from, to, now());
     return call(() -> Listings.services(Census.run(engine, w.from(), w.to(), List.of())));
+  }
+
+  /**
+   * A correlation frame from an anchor or an earlier frame ({@code POST /api/v1/correlate}).
+   *
+   * @throws QueryException if the document is not valid, the anchor matches nothing, or an
+   *     expansion needs the entity of a resource without identity
+   */
+  public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
+    CorrelateQuery q = Documents.correlate(document, now());
+    return call(() -> Correlate.run(engine, q));
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

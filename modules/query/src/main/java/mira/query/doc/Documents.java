@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import mira.proto.wire.Signal;
 import mira.query.result.Entities;
+import mira.query.result.Frame;
 import mira.query.result.QueryException;
 import mira.query.result.Resource;
 
@@ -217,6 +218,185 @@ public final class Documents {
     }
     text(terms, Signal.METRICS, q);
     return new EntitiesQuery(w.from(), w.to(), terms, limit);
+  }
+
+  public static final List<String> CORRELATE_KEYS = List.of("anchor", "frame", "expand", "max_traces", "max_entities");
+  static final List<String> FRAME_KEYS = List.of("from", "to", "entities", "traces");
+  static final List<String> MEMBER_KEYS = List.of("entity", "service.name", "identity");
+
+  /**
+   * Parses a correlate document: {@code anchor} (a query document) or {@code frame} (an earlier
+   * answer's frame), then {@code expand}: {@code "traces"}, {@code "peers"},
+   * {@code {"around": DURATION}}.
+   */
+  public static CorrelateQuery correlate(byte[] json, long now) throws QueryException {
+    SearchQuery anchor = null;
+    Frame frame = null;
+    List<CorrelateQuery.Expand> expand = new ArrayList<>();
+    int maxTraces = CorrelateQuery.DEFAULT_MAX;
+    int maxEntities = CorrelateQuery.DEFAULT_MAX;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the correlate document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "anchor" -> {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+              throw new QueryException("anchor: expected a query document, e.g. {\"signal\": \"logs\", \"q\": \"...\"}");
+            }
+            int start = (int) p.currentTokenLocation().getByteOffset();
+            p.skipChildren();
+            int end = (int) p.currentLocation().getByteOffset();
+            try {
+              anchor = search(java.util.Arrays.copyOfRange(json, start, end), now);
+            } catch (QueryException e) {
+              throw new QueryException("anchor: " + e.getMessage());
+            }
+          }
+          case "frame" -> frame = frame(p, now);
+          case "expand" -> {
+            if (p.currentToken() != JsonToken.START_ARRAY) {
+              throw new QueryException("expand: expected a list, e.g. [\"traces\", \"peers\", {\"around\": \"5s\"}]");
+            }
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+              String at = "expand[" + expand.size() + "]";
+              if (p.currentToken() == JsonToken.VALUE_STRING) {
+                expand.add(switch (p.getText()) {
+                  case "traces" -> new CorrelateQuery.Expand.Traces();
+                  case "peers" -> new CorrelateQuery.Expand.Peers();
+                  default -> throw new QueryException(at + ": \"" + Cursor.abbreviate(p.getText())
+                      + "\" is not an expander; the expanders are \"traces\", \"peers\" and {\"around\": DURATION}");
+                });
+              } else if (p.currentToken() == JsonToken.START_OBJECT) {
+                if (p.nextToken() != JsonToken.FIELD_NAME || !p.currentName().equals("around")) {
+                  throw new QueryException(at + ": an object expander is {\"around\": DURATION}, e.g. {\"around\": \"5s\"}");
+                }
+                p.nextToken();
+                long d = SeriesFns.duration(string(p, at + ".around"));
+                if (p.nextToken() != JsonToken.END_OBJECT) {
+                  throw new QueryException(at + ": {\"around\": DURATION} takes no other key");
+                }
+                expand.add(new CorrelateQuery.Expand.Around(d));
+              } else {
+                throw new QueryException(at + ": an expander is \"traces\", \"peers\" or {\"around\": DURATION}");
+              }
+              if (expand.size() > 16) {
+                throw new QueryException("expand: more than 16 expanders");
+              }
+            }
+          }
+          case "max_traces" -> maxTraces = bounded(p, "max_traces", 1, CorrelateQuery.MAX);
+          case "max_entities" -> maxEntities = bounded(p, "max_entities", 1, CorrelateQuery.MAX);
+          default -> throw unknownKey(key, "the correlate document", CORRELATE_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    if ((anchor == null) == (frame == null)) {
+      throw new QueryException("a correlate document starts from an anchor (a query document) or from a frame "
+          + "(an earlier answer's), one of the two");
+    }
+    return new CorrelateQuery(anchor, frame, expand, maxTraces, maxEntities);
+  }
+
+  private static Frame frame(JsonParser p, long now) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new QueryException("frame: expected the frame object of an earlier correlate answer");
+    }
+    String from = null;
+    String to = null;
+    List<Frame.Member> members = new ArrayList<>();
+    List<String> traces = new ArrayList<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      p.nextToken();
+      switch (key) {
+        case "from" -> from = time(p, "frame.from");
+        case "to" -> to = time(p, "frame.to");
+        case "entities" -> {
+          if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw new QueryException("frame.entities: expected a list");
+          }
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            String at = "frame.entities[" + members.size() + "]";
+            if (members.size() == CorrelateQuery.MAX) {
+              throw new QueryException("frame.entities: more than " + CorrelateQuery.MAX);
+            }
+            members.add(member(p, at));
+          }
+        }
+        case "traces" -> {
+          if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw new QueryException("frame.traces: expected a list of trace ids");
+          }
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            String at = "frame.traces[" + traces.size() + "]";
+            if (traces.size() == CorrelateQuery.MAX) {
+              throw new QueryException("frame.traces: more than " + CorrelateQuery.MAX);
+            }
+            Scalar v = scalar(p, at);
+            checkHex(at, v, 32);
+            traces.add(v.text().toLowerCase(java.util.Locale.ROOT));
+          }
+        }
+        default -> throw unknownKey(key, "the frame", FRAME_KEYS);
+      }
+    }
+    if (from == null || to == null) {
+      throw new QueryException("frame: from and to are required");
+    }
+    Window w = window(from, to, now);
+    members.sort((a, b) -> Long.compareUnsigned(a.key(), b.key()));
+    for (int i = 1; i < members.size(); i++) {
+      if (members.get(i).key() == members.get(i - 1).key()) {
+        throw new QueryException("frame.entities: " + Entities.hex(members.get(i).key()) + " appears twice");
+      }
+    }
+    traces = new ArrayList<>(new java.util.TreeSet<>(traces));
+    return new Frame(w.from(), w.to(), members, traces);
+  }
+
+  /** A frame entity: {@code "hex"}, or the object an answer writes ({@code entity}, {@code service.name}, {@code identity}). */
+  private static Frame.Member member(JsonParser p, String at) throws IOException, QueryException {
+    if (p.currentToken() == JsonToken.VALUE_STRING) {
+      return new Frame.Member(entityKey(p.getText(), at), null, List.of());
+    }
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new QueryException(at + ": an entity is its key (16 hex digits) or {\"entity\": key, ...}");
+    }
+    Long key = null;
+    String service = null;
+    List<mira.query.result.Attribute> identity = new ArrayList<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String k = p.currentName();
+      p.nextToken();
+      switch (k) {
+        case "entity" -> key = entityKey(string(p, at + ".entity"), at + ".entity");
+        case "service.name" -> service = p.currentToken() == JsonToken.VALUE_NULL ? null : string(p, at + ".service.name");
+        case "identity" -> {
+          if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new QueryException(at + ".identity: expected an object of attribute values");
+          }
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            Scalar v = scalar(p, at + ".identity." + name);
+            identity.add(new mira.query.result.Attribute(name, new mira.query.result.Value.Str(v.text())));
+          }
+        }
+        default -> throw unknownKey(k, at, MEMBER_KEYS);
+      }
+    }
+    if (key == null) {
+      throw new QueryException(at + ": entity is required");
+    }
+    return new Frame.Member(key, service, identity);
   }
 
   public static final List<String> FILTER_KEYS = List.of("q", "where", "signal");

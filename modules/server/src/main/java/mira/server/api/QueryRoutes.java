@@ -29,6 +29,7 @@ import mira.query.doc.FilterText;
 import mira.query.doc.FilterTextException;
 import mira.query.doc.Term;
 import mira.query.render.EntityJson;
+import mira.query.render.FrameJson;
 import mira.query.render.Json;
 import mira.query.render.TermJson;
 import mira.query.render.ResponseJson;
@@ -45,6 +46,7 @@ import mira.query.result.QueryException;
  *   <li>{@code POST /api/v1/series} — a series document; series of points
  *   <li>{@code POST /api/v1/entities} — what emitted records in a window, by entity
  *   <li>{@code GET /api/v1/services?from=&to=} — every service.name in a window, with counts
+ *   <li>{@code POST /api/v1/correlate} — a correlation frame from an anchor query or an earlier frame
  *   <li>{@code POST /api/v1/filter} — filter text to terms and back, in canonical form
  * </ul>
  *
@@ -91,6 +93,12 @@ public final class QueryRoutes {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
         answer(res, () -> EntityJson.services(queries.services(from, to)));
+      }
+    }));
+    r.any("/api/v1/correlate", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> FrameJson.correlate(queries.correlate(doc)));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {
