@@ -17,6 +17,9 @@ import mira.block.read.OpenBlocks;
 import mira.query.doc.Documents;
 import mira.query.doc.CorrelateQuery;
 import mira.query.doc.EntitiesQuery;
+import mira.query.doc.MapQuery;
+import mira.query.frame.ServiceMaps;
+import mira.query.result.ServiceMap;
 import mira.query.frame.Correlate;
 import mira.query.result.CorrelateResult;
 import mira.query.entity.Census;
@@ -248,6 +251,12 @@ public final class LocalQueries implements AutoCloseable {
   public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
     CorrelateQuery q = Documents.correlate(document, now());
     return call(() -> Correlate.run(engine, q));
+  }
+
+  /** The service map of a window ({@code POST /api/v1/map}). */
+  public ServiceMap map(byte[] document) throws QueryException, BusyException, IOException {
+    MapQuery q = Documents.map(document, now());
+    return call(() -> ServiceMaps.run(engine, q));
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

@@ -399,6 +399,57 @@ public final class Documents {
     return new Frame.Member(key, service, identity);
   }
 
+  public static final List<String> MAP_KEYS = List.of("from", "to", "where", "q", "frame");
+
+  /**
+   * Parses a map document: a window (default: the frame's, else the last hour), span terms in
+   * {@code where} or {@code q}, and an optional frame.
+   */
+  public static MapQuery map(byte[] json, long now) throws QueryException {
+    String from = null;
+    String to = null;
+    List<RawTerm> where = List.of();
+    String q = null;
+    Frame frame = null;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the map document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "from" -> from = time(p, "from");
+          case "to" -> to = time(p, "to");
+          case "where" -> where = terms(p);
+          case "q" -> q = string(p, "q");
+          case "frame" -> frame = frame(p, now);
+          default -> throw unknownKey(key, "the map document", MAP_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    long f;
+    long t;
+    if (frame != null && from == null && to == null) {
+      f = frame.from();
+      t = frame.to();
+    } else {
+      Window w = window(from, to, now);
+      f = w.from();
+      t = w.to();
+    }
+    List<Term> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      terms.add(where.get(i).resolve(Signal.TRACES, i));
+    }
+    text(terms, Signal.TRACES, q);
+    return new MapQuery(f, t, terms, frame);
+  }
+
   public static final List<String> FILTER_KEYS = List.of("q", "where", "signal");
 
   /**

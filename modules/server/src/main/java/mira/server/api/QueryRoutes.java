@@ -31,6 +31,7 @@ import mira.query.doc.Term;
 import mira.query.render.EntityJson;
 import mira.query.render.FrameJson;
 import mira.query.render.Json;
+import mira.query.render.MapJson;
 import mira.query.render.TermJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
@@ -47,6 +48,7 @@ import mira.query.result.QueryException;
  *   <li>{@code POST /api/v1/entities} — what emitted records in a window, by entity
  *   <li>{@code GET /api/v1/services?from=&to=} — every service.name in a window, with counts
  *   <li>{@code POST /api/v1/correlate} — a correlation frame from an anchor query or an earlier frame
+ *   <li>{@code POST /api/v1/map} — the service map of a window, computed from spans
  *   <li>{@code POST /api/v1/filter} — filter text to terms and back, in canonical form
  * </ul>
  *
@@ -99,6 +101,12 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         answer(res, () -> FrameJson.correlate(queries.correlate(doc)));
+      }
+    }));
+    r.any("/api/v1/map", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(res, () -> MapJson.map(queries.map(doc)));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {

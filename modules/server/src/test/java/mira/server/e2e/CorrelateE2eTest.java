@@ -94,6 +94,9 @@ class CorrelateE2eTest {
               .startSpan();
           try (Scope s = span.makeCurrent()) {
             backend.logger().logRecordBuilder().setSeverity(Severity.ERROR).setBody("traced boom").emit();
+            Span db = backend.tracer().spanBuilder("SELECT carts").setSpanKind(SpanKind.CLIENT)
+                .setAttribute("db.system", "postgresql").setAttribute("db.namespace", "shop").startSpan();
+            db.end();
             span.setStatus(StatusCode.ERROR);
           } finally {
             span.end();
@@ -131,7 +134,7 @@ class CorrelateE2eTest {
       assertThat((List<?>) frame.get("traces")).isEmpty();
       Map<String, Object> queries = map(around.get("queries"));
       List<Map<String, Object>> podSpans = rows(obj(post(node, "/api/v1/query", json(queries.get("traces")))));
-      assertThat(podSpans).extracting(r -> r.get("name")).containsExactly("GET /cart");
+      assertThat(podSpans).extracting(r -> r.get("name")).containsExactlyInAnyOrder("GET /cart", "SELECT carts");
       List<Map<String, Object>> podLogs = rows(obj(post(node, "/api/v1/query", json(queries.get("logs")))));
       assertThat(podLogs).extracting(r -> r.get("body")).containsExactlyInAnyOrder("traced boom", "untraced boom");
 
@@ -144,7 +147,24 @@ class CorrelateE2eTest {
           .containsExactlyInAnyOrder("frontend", "backend");
       Map<String, Object> wq = map(walk.get("queries"));
       assertThat(rows(obj(post(node, "/api/v1/query", json(wq.get("traces")))))).extracting(r -> r.get("name"))
-          .containsExactlyInAnyOrder("call cart", "GET /cart");
+          .containsExactlyInAnyOrder("call cart", "GET /cart", "SELECT carts");
+
+      // The map: frontend calls backend, which calls a database that sends no spans.
+      Map<String, Object> m = obj(post(node, "/api/v1/map", "{\"from\": \"-1h\"}"));
+      List<Map<String, Object>> edges = (List<Map<String, Object>>) m.get("edges");
+      assertThat(edges).extracting(e -> e.get("from") + ">" + e.get("to") + ">" + e.get("kind"))
+          .containsExactly("backend>postgresql shop>rpc", "frontend>backend>rpc");
+      assertThat(edges.get(1)).containsEntry("calls", "1").containsEntry("errors", "1");
+      assertThat(((Number) edges.get(1).get("p50_ms")).doubleValue()).isGreaterThan(0);
+      List<Map<String, Object>> nodes = (List<Map<String, Object>>) m.get("nodes");
+      assertThat(nodes).extracting(n -> n.get("service") + ":" + n.get("virtual"))
+          .containsExactly("backend:false", "frontend:false", "postgresql shop:true");
+      assertThat(nodes.get(0)).containsEntry("spans", "2").containsEntry("errors", "1").containsEntry("entities", 1L);
+      // Over the backend pod's frame: only its spans count; the frontend is there as the caller, with none.
+      Map<String, Object> framed = obj(post(node, "/api/v1/map", "{\"frame\": " + json(frame) + "}"));
+      assertThat((List<Map<String, Object>>) framed.get("nodes"))
+          .extracting(n -> n.get("service") + ":" + n.get("spans"))
+          .containsExactly("backend:2", "frontend:0", "postgresql shop:1");
       assertThat(rows(obj(post(node, "/api/v1/query", json(wq.get("logs")))))).extracting(r -> r.get("body"))
           .containsExactly("traced boom");
       assertThat(map(walk.get("truncated"))).containsEntry("traces", false).containsEntry("entities", false);
