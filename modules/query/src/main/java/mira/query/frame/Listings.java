@@ -1,4 +1,4 @@
-package mira.query.entity;
+package mira.query.frame;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import mira.query.entity.Identity;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
 

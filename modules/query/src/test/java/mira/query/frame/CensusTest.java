@@ -1,4 +1,4 @@
-package mira.query.entity;
+package mira.query.frame;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package mira.query.entity;
+package mira.query.frame;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +30,7 @@ import mira.query.rows.AttrLists;
 import mira.query.scan.Engine;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
+import mira.query.entity.ResourceKeys;
 import mira.query.table.AttrTable;
 import mira.query.table.IntReader;
 import mira.query.table.Scratch;
