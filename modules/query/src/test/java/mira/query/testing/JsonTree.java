@@ -91,6 +91,43 @@ public final class JsonTree {
     return (Obj) parse(json);
   }
 
+  /** Writes a parsed value back as JSON. */
+  public static byte[] write(Object v) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(out)) {
+      write(g, v);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static void write(com.fasterxml.jackson.core.JsonGenerator g, Object v) throws IOException {
+    switch (v) {
+      case null -> g.writeNull();
+      case Obj o -> {
+        g.writeStartObject();
+        for (Map.Entry<String, Object> e : o.members()) {
+          g.writeFieldName(e.getKey());
+          write(g, e.getValue());
+        }
+        g.writeEndObject();
+      }
+      case List<?> l -> {
+        g.writeStartArray();
+        for (Object x : l) {
+          write(g, x);
+        }
+        g.writeEndArray();
+      }
+      case String s -> g.writeString(s);
+      case Long n -> g.writeNumber(n);
+      case Double d -> g.writeNumber(d);
+      case Boolean b -> g.writeBoolean(b);
+      default -> throw new IllegalArgumentException("not a parsed JSON value: " + v);
+    }
+  }
+
   private static Object value(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
     switch (t) {
