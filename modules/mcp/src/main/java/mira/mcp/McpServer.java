@@ -39,11 +39,14 @@ public final class McpServer {
 
   static final String INSTRUCTIONS = """
       Mira stores the logs, traces and metrics of the services that send it OpenTelemetry.
-      A good loop when investigating: list_metrics and query_metric (fn rate or quantile, group_by \
-      service.name) to see which service changed and since when; query_records on traces with \
-      where [{"field": "status_code", "op": "eq", "value": 2}] for its failing spans; get_trace \
-      for one of them; query_records on logs with where [{"field": "trace_id", "op": "eq", \
-      "value": "<id>"}] for the logs that explain it. Times are ns since the epoch, RFC 3339, or \
+      A good loop when investigating: list_services for what is running and where the span errors \
+      are; query_metric (fn rate or quantile, group_by service.name) to see which service changed \
+      and since when; query_records on traces with q "status_code=2" for its failing spans; \
+      get_trace for one of them; correlate from a failing span or an error log (expand traces, \
+      peers, or {"around": "5s"} for an untraced log) and send the answer's queries to \
+      query_records for everything around it; service_map for who calls whom. Filters are the \
+      text q (service.name=checkout severity_number>=17 "timeout") or where terms \
+      ({"attr": "service.name", "eq": "checkout"}). Times are ns since the epoch, RFC 3339, or \
       relative (-15m). Answers are paged: pass next back as after.""";
 
   /** What to send back: a status and a JSON body, or no body when {@code body} is null. */

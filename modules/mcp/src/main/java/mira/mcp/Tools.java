@@ -8,9 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mira.query.LocalQueries;
+import mira.query.render.EntityJson;
+import mira.query.render.FrameJson;
+import mira.query.render.MapJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
 import mira.query.result.BusyException;
+import mira.query.result.CorrelateResult;
+import mira.query.result.EntityList;
+import mira.query.result.ServiceList;
+import mira.query.result.ServiceMap;
 import mira.query.result.MetricList;
 import mira.query.result.QueryException;
 import mira.query.result.SearchResult;
@@ -25,6 +32,9 @@ import mira.query.result.TraceResult;
 final class Tools {
   /** Rows per {@code query_records} answer unless the caller asks for more: a page an agent can read whole. */
   static final long DEFAULT_LIMIT = 20;
+
+  private static final String Q = "filter text, e.g. service.name=checkout severity_number>=17 \"timeout\" "
+      + "(= != > >= < <= ~contains ?exists, -negates; a bare word searches the text)";
 
   private final LocalQueries queries;
 
@@ -64,6 +74,7 @@ final class Tools {
             "to", prop("string", "end of the window (default now)", null),
             "where", obj("type", "array", "description", "terms of the query grammar (docs/api.md), all must hold",
                 "items", obj("type", "object")),
+            "q", prop("string", Q, null),
             "limit", obj("type", "integer", "minimum", 1, "maximum", 10_000,
                 "description", "rows per page (default " + DEFAULT_LIMIT + ")"),
             "after", prop("string", "the next cursor of the previous page", null)),
@@ -81,6 +92,7 @@ final class Tools {
             "from", prop("string", "start of the window", null),
             "to", prop("string", "end of the window (default now)", null),
             "where", obj("type", "array", "items", obj("type", "object"), "description", "terms of the query grammar"),
+            "q", prop("string", "filter text over the series' attributes, e.g. service.name=checkout", null),
             "step", prop("string", "bucket width, e.g. 1m", null),
             "fn", prop("string", "function per step", null),
             "quantile", obj("type", "number", "minimum", 0, "maximum", 1),
@@ -89,6 +101,43 @@ final class Tools {
             "max_series", obj("type", "integer", "minimum", 1),
             "max_points", obj("type", "integer", "minimum", 1)),
         List.of("name"), "series"));
+    out.add(tool("list_services", "List services",
+        "Every service.name with records in the window: logs, spans, metric points, span errors, entities.",
+        obj("from", prop("string", "start of the window (default the last hour)", null),
+            "to", prop("string", "end of the window (default now)", null)),
+        List.of(), "services"));
+    out.add(tool("list_entities", "List entities",
+        "The entities (pods, service instances, hosts, containers) with records in the window, with the "
+            + "identity rule that names them, record counts per signal and first/last seen; resources "
+            + "without identity are counted with the attribute that would fix them.",
+        obj("from", prop("string", "start of the window (default the last hour)", null),
+            "to", prop("string", "end of the window (default now)", null),
+            "where", obj("type", "array", "items", obj("type", "object"), "description",
+                "attr and entity terms over the resource"),
+            "q", prop("string", "filter text over resource attributes, e.g. k8s.namespace.name=prod", null),
+            "limit", obj("type", "integer", "minimum", 1, "maximum", 10_000)),
+        List.of(), "entities"));
+    out.add(tool("correlate", "Correlate",
+        "What else happened around some records: from an anchor query (or an earlier answer's frame), "
+            + "expanders traces (the anchor's traces, whole), peers (every entity in those traces) and "
+            + "{\"around\": \"5s\"} widen a frame; the answer's queries.logs / queries.traces go to "
+            + "query_records unchanged and return the frame's records.",
+        obj("anchor", obj("type", "object", "description",
+                "a query_records argument object: signal, from, to, q or where, limit"),
+            "frame", obj("type", "object", "description", "the frame of an earlier correlate answer, to continue from"),
+            "expand", obj("type", "array", "description", "\"traces\", \"peers\", {\"around\": \"5s\"}, in order"),
+            "max_traces", obj("type", "integer", "minimum", 1, "maximum", 10_000),
+            "max_entities", obj("type", "integer", "minimum", 1, "maximum", 10_000)),
+        List.of(), "frame", "object"));
+    out.add(tool("service_map", "Service map",
+        "Who calls whom among the spans of a window: services and the databases and queues they call, "
+            + "with calls, errors and p50/p99 latency per edge.",
+        obj("from", prop("string", "start of the window (default the last hour, or the frame's)", null),
+            "to", prop("string", "end of the window", null),
+            "where", obj("type", "array", "items", obj("type", "object"), "description", "span terms"),
+            "q", prop("string", Q, null),
+            "frame", obj("type", "object", "description", "count only the spans of this correlate frame")),
+        List.of(), "nodes"));
     return out;
   }
 
@@ -102,12 +151,17 @@ final class Tools {
 
   private static Map<String, Object> tool(String name, String title, String description, Map<String, Object> props,
       List<String> required, String resultKey) {
+    return tool(name, title, description, props, required, resultKey, "array");
+  }
+
+  private static Map<String, Object> tool(String name, String title, String description, Map<String, Object> props,
+      List<String> required, String resultKey, String resultType) {
     Map<String, Object> input = obj("type", "object", "properties", props, "additionalProperties", false);
     if (!required.isEmpty()) {
       input.put("required", new ArrayList<Object>(required));
     }
     return obj("name", name, "title", title, "description", description, "inputSchema", input,
-        "outputSchema", obj("type", "object", "properties", obj(resultKey, obj("type", "array")),
+        "outputSchema", obj("type", "object", "properties", obj(resultKey, obj("type", resultType)),
             "required", List.of(resultKey)),
         "annotations", obj("readOnlyHint", true, "openWorldHint", false));
   }
@@ -149,6 +203,33 @@ final class Tools {
           SeriesResult r = queries.series(Tree.bytes(args));
           yield new Answer(SeriesJson.series(r), r.series().size() + " series"
               + (r.droppedSeries() > 0 ? "; " + r.droppedSeries() + " more left out by max_series" : ""));
+        }
+        case "list_services" -> {
+          for (String k : args.keySet()) {
+            if (!k.equals("from") && !k.equals("to")) {
+              throw new Refusal("unknown argument \"" + k + "\"; list_services takes from, to");
+            }
+          }
+          ServiceList r = queries.services(text(args, "from"), text(args, "to"));
+          yield new Answer(EntityJson.services(r), r.services().size() + " services");
+        }
+        case "list_entities" -> {
+          EntityList r = queries.entities(Tree.bytes(args));
+          yield new Answer(EntityJson.entities(r), r.entities().size() + " entities"
+              + (r.truncated() ? " of " + r.total() + "; raise limit for the rest" : "")
+              + (r.noIdentity().resources() > 0 ? "; " + r.noIdentity().resources() + " resources without identity" : ""));
+        }
+        case "correlate" -> {
+          CorrelateResult r = queries.correlate(Tree.bytes(args));
+          yield new Answer(FrameJson.correlate(r), r.anchorRows() + " anchor rows; frame of "
+              + r.frame().entities().size() + " entities and " + r.frame().traces().size() + " traces"
+              + (r.tracesTruncated() || r.entitiesTruncated() ? " (truncated)" : "")
+              + "; send queries.logs or queries.traces to query_records");
+        }
+        case "service_map" -> {
+          ServiceMap r = queries.map(Tree.bytes(args));
+          yield new Answer(MapJson.map(r), r.nodes().size() + " nodes, " + r.edges().size() + " edges"
+              + (r.truncated() ? " (truncated: too many spans in the window)" : ""));
         }
         default -> throw new IllegalArgumentException("no tool " + name);
       };

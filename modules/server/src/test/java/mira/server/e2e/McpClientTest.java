@@ -58,7 +58,14 @@ class McpClientTest {
           + "{\"name\": \"get_trace\", \"arguments\": {\"trace_id\": \"" + traceId + "\"}},"
           + "{\"name\": \"list_metrics\", \"arguments\": {}},"
           + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"wher\": []}},"
-          + "{\"name\": \"no_such_tool\", \"arguments\": {}}]");
+          + "{\"name\": \"no_such_tool\", \"arguments\": {}},"
+          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"q\": \"status_code=2 name~db\"}},"
+          + "{\"name\": \"list_services\", \"arguments\": {\"from\": \"-1h\"}},"
+          + "{\"name\": \"list_entities\", \"arguments\": {\"q\": \"service.name=checkout\"}},"
+          + "{\"name\": \"correlate\", \"arguments\": {\"anchor\": {\"signal\": \"traces\", \"q\": \"status_code=2\"}, "
+          + "\"expand\": [\"traces\", \"peers\"]}},"
+          + "{\"name\": \"service_map\", \"arguments\": {\"from\": \"-1h\"}},"
+          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"logs\", \"q\": \"code>\"}}]");
 
       assertThat(seen.get("protocolVersion")).isEqualTo("2025-11-25");
       assertThat(seen.get("sessionId")).isNull();
@@ -66,7 +73,8 @@ class McpClientTest {
       assertThat((String) seen.get("instructions")).contains("query_records");
       List<Map<String, Object>> tools = (List<Map<String, Object>>) seen.get("tools");
       assertThat(tools).extracting(t -> t.get("name"))
-          .containsExactly("query_records", "get_trace", "list_metrics", "query_metric");
+          .containsExactly("query_records", "get_trace", "list_metrics", "query_metric", "list_services",
+              "list_entities", "correlate", "service_map");
       for (Map<String, Object> t : tools) {
         assertThat(map(t.get("annotations"))).containsEntry("readOnlyHint", true);
         assertThat(map(t.get("inputSchema"))).containsEntry("type", "object");
@@ -92,6 +100,30 @@ class McpClientTest {
       assertThat(((List<Map<String, Object>>) wrong.get("content")).get(0).get("text").toString()).contains("wher");
 
       assertThat(results.get(4).get("thrown").toString()).contains("unknown tool: no_such_tool");
+
+      // The filter text, and the correlation tools, through the same client.
+      List<Map<String, Object>> byText = (List<Map<String, Object>>) map(results.get(5).get("structuredContent"))
+          .get("rows");
+      assertThat(byText).extracting(x -> x.get("name")).containsExactly("db.query");
+      List<Map<String, Object>> services = (List<Map<String, Object>>) map(results.get(6).get("structuredContent"))
+          .get("services");
+      assertThat(services).singleElement().satisfies(x -> assertThat(x).containsEntry("service.name", "checkout")
+          .containsEntry("span_errors", "1"));
+      List<Map<String, Object>> entities = (List<Map<String, Object>>) map(results.get(7).get("structuredContent"))
+          .get("entities");
+      assertThat(entities).singleElement().satisfies(x -> assertThat(x).containsEntry("rule", "service"));
+      Map<String, Object> correlated = map(results.get(8).get("structuredContent"));
+      assertThat(results.get(8).get("isError")).isEqualTo(false);
+      assertThat((List<Object>) map(correlated.get("frame")).get("traces")).containsExactly(traceId);
+      assertThat(((List<Map<String, Object>>) results.get(8).get("content")).get(0).get("text").toString())
+          .contains("1 anchor rows").contains("send queries.logs or queries.traces to query_records");
+      List<Map<String, Object>> nodes = (List<Map<String, Object>>) map(results.get(9).get("structuredContent"))
+          .get("nodes");
+      assertThat(nodes).extracting(x -> x.get("service")).contains("checkout");
+      Map<String, Object> badText = results.get(10);
+      assertThat(badText.get("isError")).isEqualTo(true);
+      assertThat(((List<Map<String, Object>>) badText.get("content")).get(0).get("text").toString())
+          .contains("q: column 6");
     }
   }
 
