@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import mira.query.render.EntityJson;
+import mira.query.render.FrameJson;
+import mira.query.render.MapJson;
 import mira.query.render.ResponseJson;
 import mira.block.catalog.BlockRef;
 import mira.block.catalog.Catalog;
@@ -24,9 +27,11 @@ import mira.query.doc.Documents;
  * directory with {@link LocalQueries#open(Path)} — the code path of the HTTP routes without the
  * HTTP — so it never writes to it and may run beside a server.
  *
- * <p>Four classes, over the whole time range the directory holds: logs whose {@code request.id}
+ * <p>Seven classes, over the whole time range the directory holds: logs whose {@code request.id}
  * equals a value never sent; logs whose {@code request.id} equals one value that is there; the
- * newest 100 logs, no filter; one trace by id. The request id and trace id are picked from the
+ * newest 100 logs, no filter; one trace by id; and the correlation routes: the entities of the
+ * whole range, a correlate from the log with that request id (traces, peers, around 5s), and the
+ * service map of the last 15 minutes of the range. The request id and trace id are picked from the
  * data before anything is measured (from a log record in the middle of the range), unless given.
  * Each class runs once (the "first" column), then {@code --warmup} rounds, then {@code --runs}
  * rounds; a round asks every class once, in turn. Latency is from the document's bytes to the
@@ -41,7 +46,11 @@ public final class QueryLatency {
   private QueryLatency() {}
 
   /** One class: its name, and what it asks. */
-  private record Query(String name, byte[] document, String traceId) {}
+  private record Query(String name, byte[] document, String traceId, String route) {
+    Query(String name, byte[] document, String traceId) {
+      this(name, document, traceId, "query");
+    }
+  }
 
   /** A class's measurements. */
   private static final class Result {
@@ -105,7 +114,13 @@ public final class QueryLatency {
           new Query("attr_match", doc("{\"signal\": \"logs\", " + window
               + ", \"where\": [{\"attr\": \"request.id\", \"eq\": \"" + requestId + "\"}], \"limit\": 100}"), null),
           new Query("last100", doc("{\"signal\": \"logs\", " + window + ", \"limit\": 100}"), null),
-          new Query("trace_by_id", null, traceId));
+          new Query("trace_by_id", null, traceId),
+          new Query("entities", doc("{" + window + "}"), null, "entities"),
+          new Query("correlate", doc("{\"anchor\": {\"signal\": \"logs\", " + window
+              + ", \"where\": [{\"attr\": \"request.id\", \"eq\": \"" + requestId + "\"}]}, "
+              + "\"expand\": [\"traces\", \"peers\", {\"around\": \"5s\"}]}"), null, "correlate"),
+          new Query("map_15m", doc("{\"from\": \"" + Math.max(range[0], range[1] - 900_000_000_000L) + "\", \"to\": \""
+              + range[1] + "\"}"), null, "map"));
       String wanted = only;
       List<Query> queries = wanted == null ? all : all.stream().filter(q -> q.name().equals(wanted)).toList();
       if (queries.isEmpty()) {
@@ -156,11 +171,34 @@ public final class QueryLatency {
       }
       return r.stats();
     }
-    SearchResult r = local.search(Documents.search(q.document(), local.now()));
-    if (ResponseJson.search(r).length == 0) {
+    switch (q.route()) {
+      case "entities" -> {
+        var r = local.entities(q.document());
+        check(EntityJson.entities(r));
+        return r.stats();
+      }
+      case "correlate" -> {
+        var r = local.correlate(q.document());
+        check(FrameJson.correlate(r));
+        return r.stats();
+      }
+      case "map" -> {
+        var r = local.map(q.document());
+        check(MapJson.map(r));
+        return r.stats();
+      }
+      default -> {
+        SearchResult r = local.search(Documents.search(q.document(), local.now()));
+        check(ResponseJson.search(r));
+        return r.stats();
+      }
+    }
+  }
+
+  private static void check(byte[] answer) {
+    if (answer.length == 0) {
       throw new IllegalStateException("empty answer");
     }
-    return r.stats();
   }
 
   /** The least min time and greatest max time in the names of {@code signal}'s blocks. */
