@@ -278,6 +278,13 @@ class CensusTest {
             + "\"eq\": \"cart\"}}], \"limit\": 1}").getBytes(StandardCharsets.UTF_8));
         assertThat(notCart.entities()).extracting(EntityList.Entity::serviceName).containsExactly("mail");
         assertThat(notCart.total()).isEqualTo(1);
+        // The blocks lie wholly in the window: the second census reads their cached tallies, not the blocks.
+        EntityList first = q.entities(("{" + window + "}").getBytes(StandardCharsets.UTF_8));
+        EntityList again = q.entities(("{" + window + "}").getBytes(StandardCharsets.UTF_8));
+        assertThat(again.entities()).isEqualTo(first.entities());
+        assertThat(again.noIdentity()).isEqualTo(first.noIdentity());
+        assertThat(again.stats().blocksScanned()).isZero();
+        assertThat(again.stats().rowsMatched()).isEqualTo(first.stats().rowsMatched()).isEqualTo(4);
         EntityList limited = q.entities(("{" + window + ", \"limit\": 1}").getBytes(StandardCharsets.UTF_8));
         assertThat(limited.truncated()).isTrue();
         assertThat(limited.total()).isEqualTo(2);
