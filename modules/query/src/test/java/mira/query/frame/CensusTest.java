@@ -83,11 +83,7 @@ class CensusTest {
 
   @AfterTry
   void clean() throws Exception {
-    if (dir != null) {
-      try (var w = Files.walk(dir)) {
-        w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
+    Blocks.deleteTree(dir);
   }
 
   /** Expected counts per group: entity key (or the attribute list, for key 0). */

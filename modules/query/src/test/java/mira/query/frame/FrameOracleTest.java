@@ -57,11 +57,7 @@ class FrameOracleTest {
 
   @AfterTry
   void clean() throws Exception {
-    if (dir != null) {
-      try (var w = Files.walk(dir)) {
-        w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
+    Blocks.deleteTree(dir);
   }
 
   record Rec(boolean span, int entity, String trace, long start, long end, String body) {}

@@ -48,11 +48,7 @@ class ServiceMapOracleTest {
 
   @AfterTry
   void clean() throws Exception {
-    if (dir != null) {
-      try (var w = Files.walk(dir)) {
-        w.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
+    Blocks.deleteTree(dir);
   }
 
   record Sp(String trace, String id, String parent, String service, int instance, int kind, boolean error,

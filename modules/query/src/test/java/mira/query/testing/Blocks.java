@@ -27,4 +27,16 @@ public final class Blocks {
       return new Publisher(dataDir, signal, node, a).publish(b, seq, 0);
     }
   }
+
+  /** Deletes {@code dir} and everything under it; nothing if it is null. */
+  public static void deleteTree(Path dir) throws java.io.IOException {
+    if (dir == null || !java.nio.file.Files.exists(dir)) {
+      return;
+    }
+    try (var w = java.nio.file.Files.walk(dir)) {
+      for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
+    }
+  }
 }

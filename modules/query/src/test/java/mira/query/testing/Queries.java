@@ -188,44 +188,20 @@ public final class Queries {
       g.writeStringField("to", Long.toString(q.to()));
       g.writeArrayFieldStart("where");
       for (Term t : q.where()) {
-        g.writeStartObject();
-        switch (t) {
-          case Term.Attr a -> {
-            g.writeStringField("attr", a.key());
-            scalar(g, a.op().key(), a.value());
+        if (t instanceof Term.Entity e && e.keys().size() > 1) {
+          // Upper case on purpose: the grammar takes keys in either case.
+          g.writeStartObject();
+          g.writeObjectFieldStart("entity");
+          g.writeArrayFieldStart("in");
+          for (long k : e.keys()) {
+            g.writeString(String.format("%016X", k));
           }
-          case Term.Field f -> {
-            g.writeStringField("field", f.field().key());
-            scalar(g, f.op().key(), f.value());
-          }
-          case Term.Text x -> g.writeStringField("text", x.text());
-          case Term.AttrIn a -> {
-            g.writeStringField("attr", a.key());
-            list(g, a.values());
-          }
-          case Term.FieldIn f -> {
-            g.writeStringField("field", f.field().key());
-            list(g, f.values());
-          }
-          case Term.Not n -> {
-            g.writeFieldName("not");
-            TermJson.term(g, n.term());
-          }
-          case Term.Entity e -> {
-            if (e.keys().size() == 1) {
-              g.writeStringField("entity", String.format("%016x", e.keys().iterator().next()));
-            } else {
-              g.writeObjectFieldStart("entity");
-              g.writeArrayFieldStart("in");
-              for (long k : e.keys()) {
-                g.writeString(String.format("%016X", k));
-              }
-              g.writeEndArray();
-              g.writeEndObject();
-            }
-          }
+          g.writeEndArray();
+          g.writeEndObject();
+          g.writeEndObject();
+        } else {
+          TermJson.term(g, t);
         }
-        g.writeEndObject();
       }
       g.writeEndArray();
       g.writeNumberField("limit", q.limit());
@@ -237,27 +213,5 @@ public final class Queries {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
-  }
-
-  private static void list(JsonGenerator g, List<Scalar> values) throws IOException {
-    g.writeArrayFieldStart("in");
-    for (Scalar v : values) {
-      value(g, v);
-    }
-    g.writeEndArray();
-  }
-
-  private static void scalar(JsonGenerator g, String op, Scalar v) throws IOException {
-    g.writeFieldName(op);
-    value(g, v);
-  }
-
-  private static void value(JsonGenerator g, Scalar v) throws IOException {
-    switch (v.kind()) {
-      case STRING -> g.writeString(v.text());
-      case INT -> g.writeNumber(v.longValue());
-      case DOUBLE -> g.writeNumber(v.doubleValue());
-      case BOOL -> g.writeBoolean(v.bool());
-    }
   }
 }
