@@ -156,15 +156,8 @@ public final class Documents {
       throw json(e);
     }
     Window w = window(from, to, now);
-    List<Term> terms = new ArrayList<>();
-    for (int i = 0; i < where.size(); i++) {
-      String subject = where.get(i).reads();
-      if (!subject.equals("attr") && !subject.equals("entity")) {
-        throw new QueryException("where[" + i + "]: a series document takes attr terms (resource, scope, "
-            + "metric and data point attributes) and entity terms only, not " + subject);
-      }
-      terms.add(where.get(i).resolve(Signal.METRICS, i));
-    }
+    List<Term> terms = attrTerms(where, "a series document takes attr terms (resource, scope, metric and data "
+        + "point attributes) and entity terms only, not ");
     text(terms, Signal.METRICS, q);
     if (name != null && name.isEmpty()) {
       throw new QueryException("name: empty; leave it out to read every metric in the window");
@@ -207,15 +200,8 @@ public final class Documents {
       throw json(e);
     }
     Window w = window(from, to, now);
-    List<Term> terms = new ArrayList<>();
-    for (int i = 0; i < where.size(); i++) {
-      String subject = where.get(i).reads();
-      if (!subject.equals("attr") && !subject.equals("entity")) {
-        throw new QueryException("where[" + i + "]: entities are selected by their resource's attributes (attr "
-            + "terms) and by entity, not by " + subject);
-      }
-      terms.add(where.get(i).resolve(Signal.METRICS, i));
-    }
+    List<Term> terms = attrTerms(where, "entities are selected by their resource's attributes (attr terms) and "
+        + "by entity, not by ");
     text(terms, Signal.METRICS, q);
     return new EntitiesQuery(w.from(), w.to(), terms, limit);
   }
@@ -492,18 +478,33 @@ public final class Documents {
       default -> throw new QueryException("signal: \"" + Cursor.abbreviate(signal)
           + "\" is not a signal; use \"logs\", \"traces\" or \"metrics\"");
     };
+    if (where != null && s == Signal.METRICS) {
+      return attrTerms(where, "series take attr and entity terms only, not ");
+    }
     List<Term> terms = new ArrayList<>();
     if (where != null) {
       for (int i = 0; i < where.size(); i++) {
-        String subject = where.get(i).reads();
-        if (s == Signal.METRICS && !subject.equals("attr") && !subject.equals("entity")) {
-          throw new QueryException("where[" + i + "]: series take attr and entity terms only, not " + subject);
-        }
         terms.add(where.get(i).resolve(s, i));
       }
       return terms;
     }
     text(terms, s, q);
+    return terms;
+  }
+
+  /**
+   * The terms of a document that selects series or resources: attr and entity terms (and not over
+   * them); any other subject is refused with {@code refusal} followed by its name.
+   */
+  private static List<Term> attrTerms(List<RawTerm> where, String refusal) throws QueryException {
+    List<Term> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      String subject = where.get(i).reads();
+      if (!subject.equals("attr") && !subject.equals("entity")) {
+        throw new QueryException("where[" + i + "]: " + refusal + subject);
+      }
+      terms.add(where.get(i).resolve(Signal.METRICS, i));
+    }
     return terms;
   }
 

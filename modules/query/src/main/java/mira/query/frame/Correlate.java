@@ -7,7 +7,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import mira.proto.wire.Signal;
 import mira.query.doc.CorrelateQuery;
-import mira.query.doc.Cursor;
 import mira.query.doc.Documents;
 import mira.query.doc.RootField;
 import mira.query.doc.Scalar;
@@ -17,14 +16,11 @@ import mira.query.entity.Identity;
 import mira.query.result.CorrelateResult;
 import mira.query.result.Frame;
 import mira.query.result.QueryException;
-import mira.query.result.Refused;
 import mira.query.result.Resource;
 import mira.query.result.Row;
 import mira.query.result.SearchResult;
 import mira.query.result.SpanRow;
-import mira.query.result.Stats;
 import mira.query.scan.Engine;
-import mira.query.scan.Search;
 
 /**
  * Evaluates a correlate document: the anchor's rows (the same search as {@code /api/v1/query},
@@ -35,7 +31,6 @@ public final class Correlate {
   /** The most spans read to learn the extent and the peers of a frame's traces. */
   public static final int MAX_TRACE_SPANS = 100_000;
 
-  private final Engine engine;
   private final CorrelateQuery q;
   private long from;
   private long to;
@@ -43,13 +38,12 @@ public final class Correlate {
   private final TreeSet<String> traces = new TreeSet<>();
   private boolean tracesTruncated;
   private boolean entitiesTruncated;
-  private final List<Refused> refused = new ArrayList<>();
-  private Stats stats = new Stats(0, 0, 0, 0, 0, 0);
+  private final Reads reads;
   /** The spans of {@link #traces}, once read. */
   private List<SpanRow> traceSpans;
 
   private Correlate(Engine engine, CorrelateQuery q) {
-    this.engine = engine;
+    this.reads = new Reads(engine);
     this.q = q;
   }
 
@@ -74,10 +68,9 @@ public final class Correlate {
   }
 
   private CorrelateResult run() throws QueryException, IOException {
-    long started = System.nanoTime();
     List<Row> anchorRows = List.of();
     if (q.anchor() != null) {
-      SearchResult r = search(q.anchor());
+      SearchResult r = reads.search(q.anchor());
       anchorRows = r.rows();
       if (anchorRows.isEmpty()) {
         throw new QueryException("anchor: no " + q.anchor().signal().dir() + " matched in the window, so there is "
@@ -110,9 +103,8 @@ public final class Correlate {
       }
     }
     Frame frame = new Frame(from, to, new ArrayList<>(entities.values()), new ArrayList<>(traces));
-    Stats s = new Stats(stats.blocksTotal(), stats.blocksPruned(), stats.blocksScanned(), stats.rowsScanned(),
-        stats.rowsMatched(), (System.nanoTime() - started) / 1_000_000);
-    return new CorrelateResult(frame, tracesTruncated, entitiesTruncated, anchorRows.size(), s, refused);
+    return new CorrelateResult(frame, tracesTruncated, entitiesTruncated, anchorRows.size(), reads.stats(),
+        reads.refused());
   }
 
   private static long saturate(long v, long before) {
@@ -157,7 +149,7 @@ public final class Correlate {
       Frame f = new Frame(from, to, new ArrayList<>(entities.values()), new ArrayList<>(traces));
       for (Signal signal : List.of(Signal.LOGS, Signal.TRACES)) {
         SearchQuery sq = new SearchQuery(signal, from, to, membership(f, true), Documents.MAX_LIMIT, null);
-        for (Row r : search(sq).rows()) {
+        for (Row r : reads.search(sq).rows()) {
           String t = traceOf(r);
           if (t != null) {
             ids.add(t);
@@ -202,22 +194,8 @@ public final class Correlate {
     }
     List<SpanRow> out = new ArrayList<>();
     List<Term> where = List.of(new Term.FieldIn(RootField.TRACE_ID, traces.stream().map(Scalar::string).toList()));
-    Cursor after = null;
-    while (out.size() < MAX_TRACE_SPANS) {
-      SearchResult r = search(new SearchQuery(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE, where,
-          Documents.MAX_LIMIT, after));
-      for (Row row : r.rows()) {
-        out.add((SpanRow) row);
-      }
-      if (r.next() == null) {
-        break;
-      }
-      try {
-        after = Cursor.parse(r.next());
-      } catch (QueryException e) {
-        throw new IllegalStateException("the search's own cursor did not parse", e);
-      }
-    }
+    reads.all(new SearchQuery(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE, where, Documents.MAX_LIMIT, null),
+        MAX_TRACE_SPANS, row -> out.add((SpanRow) row));
     traceSpans = out;
     return out;
   }
@@ -230,13 +208,4 @@ public final class Correlate {
     return t == null || t.isEmpty() ? null : t;
   }
 
-  private SearchResult search(SearchQuery sq) throws IOException {
-    SearchResult r = Search.run(engine, sq);
-    Stats a = stats;
-    Stats b = r.stats();
-    stats = new Stats(a.blocksTotal() + b.blocksTotal(), a.blocksPruned() + b.blocksPruned(),
-        a.blocksScanned() + b.blocksScanned(), a.rowsScanned() + b.rowsScanned(), a.rowsMatched() + b.rowsMatched(), 0);
-    refused.addAll(r.refused());
-    return r;
-  }
 }

@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import mira.proto.wire.Signal;
-import mira.query.doc.Cursor;
 import mira.query.doc.Documents;
 import mira.query.doc.MapQuery;
 import mira.query.doc.RootField;
@@ -20,15 +19,9 @@ import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
 import mira.query.entity.Identity;
 import mira.query.result.Attribute;
-import mira.query.result.QueryException;
-import mira.query.result.Refused;
-import mira.query.result.Row;
-import mira.query.result.SearchResult;
 import mira.query.result.ServiceMap;
 import mira.query.result.SpanRow;
-import mira.query.result.Stats;
 import mira.query.scan.Engine;
-import mira.query.scan.Search;
 
 /**
  * The service map of a window, computed on demand from spans. An edge is a span whose parent
@@ -50,12 +43,10 @@ public final class ServiceMaps {
   private static final int CONSUMER = 5;
   private static final int ERROR = 2;
 
-  private final Engine engine;
-  private Stats stats = new Stats(0, 0, 0, 0, 0, 0);
-  private final List<Refused> refused = new ArrayList<>();
+  private final Reads reads;
 
   private ServiceMaps(Engine engine) {
-    this.engine = engine;
+    this.reads = new Reads(engine);
   }
 
   /** A span as the map needs it. */
@@ -67,7 +58,6 @@ public final class ServiceMaps {
   }
 
   private ServiceMap build(MapQuery q) throws IOException {
-    long started = System.nanoTime();
     List<Term> where = new ArrayList<>(q.where());
     if (q.frame() != null) {
       where.addAll(Correlate.membership(q.frame(), true));
@@ -168,9 +158,7 @@ public final class ServiceMaps {
     List<ServiceMap.Edge> outEdges = new ArrayList<>();
     edges.forEach((k, a) -> outEdges.add(new ServiceMap.Edge(k.get(0), k.get(1), a.n, a.errors, a.quantile(0.5),
         a.quantile(0.99), k.get(2))));
-    Stats st = new Stats(stats.blocksTotal(), stats.blocksPruned(), stats.blocksScanned(), stats.rowsScanned(),
-        stats.rowsMatched(), (System.nanoTime() - started) / 1_000_000);
-    return new ServiceMap(outNodes, outEdges, truncated, st, refused);
+    return new ServiceMap(outNodes, outEdges, truncated, reads.stats(), reads.refused());
   }
 
   /** The name of what a childless client or producer span called, or null if its attributes do not say. */
@@ -200,35 +188,13 @@ public final class ServiceMaps {
 
   /** Pages through {@code q} into {@code out}, at most {@code max} spans; true if more were left. */
   private boolean read(SearchQuery q, int max, List<S> out) throws IOException {
-    SearchQuery page = q;
-    int taken = 0;
-    while (true) {
-      SearchResult r = Search.run(engine, page);
-      Stats a = stats;
-      Stats b = r.stats();
-      stats = new Stats(a.blocksTotal() + b.blocksTotal(), a.blocksPruned() + b.blocksPruned(),
-          a.blocksScanned() + b.blocksScanned(), a.rowsScanned() + b.rowsScanned(), a.rowsMatched() + b.rowsMatched(), 0);
-      refused.addAll(r.refused());
-      for (Row row : r.rows()) {
-        if (taken == max) {
-          return true;
-        }
-        SpanRow s = (SpanRow) row;
-        String service = Identity.text(s.resource().attributes(), "service.name");
-        out.add(new S(s.traceId(), s.spanId(), s.parentSpanId() == null ? "" : s.parentSpanId(),
-            service == null ? UNKNOWN : service, s.resource().entity(), s.kind(), s.statusCode() == ERROR,
-            s.durationNano(), s.links(), s.attributes()));
-        taken++;
-      }
-      if (r.next() == null) {
-        return false;
-      }
-      try {
-        page = new SearchQuery(q.signal(), q.from(), q.to(), q.where(), q.limit(), Cursor.parse(r.next()));
-      } catch (QueryException e) {
-        throw new IllegalStateException("the search's own cursor did not parse", e);
-      }
-    }
+    return reads.all(q, max, row -> {
+      SpanRow s = (SpanRow) row;
+      String service = Identity.text(s.resource().attributes(), "service.name");
+      out.add(new S(s.traceId(), s.spanId(), s.parentSpanId() == null ? "" : s.parentSpanId(),
+          service == null ? UNKNOWN : service, s.resource().entity(), s.kind(), s.statusCode() == ERROR,
+          s.durationNano(), s.links(), s.attributes()));
+    });
   }
 
   /** Counts, errors and durations of a node or an edge. */

@@ -1,5 +1,6 @@
 package mira.query.frame;
 
+import static mira.query.testing.Metrics.attr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,22 +63,19 @@ class CensusTest {
 
   /** Identities to draw resources from; a pod appears twice, the second time with one more attribute. */
   static final List<List<KeyValue>> RESOURCES = List.of(
-      List.of(kv("service.name", "checkout"), kv("service.instance.id", "i-1")),
-      List.of(kv("service.name", "checkout"), kv("service.instance.id", "i-1"), kv("deployment", "blue")),
-      List.of(kv("service.name", "checkout"), kv("service.instance.id", "i-2"), kv("service.namespace", "shop")),
-      List.of(kv("service.name", "cart"), kv("k8s.pod.uid", "uid-7"), kv("k8s.pod.name", "cart-7")),
-      List.of(kv("service.name", "cart"), kv("k8s.pod.uid", "uid-7"), kv("k8s.pod.name", "cart-7"),
-          kv("k8s.node.name", "n1")),
-      List.of(kv("service.name", "db"), kv("host.name", "h1"), KeyValue.newBuilder().setKey("process.pid")
+      List.of(attr("service.name", "checkout"), attr("service.instance.id", "i-1")),
+      List.of(attr("service.name", "checkout"), attr("service.instance.id", "i-1"), attr("deployment", "blue")),
+      List.of(attr("service.name", "checkout"), attr("service.instance.id", "i-2"), attr("service.namespace", "shop")),
+      List.of(attr("service.name", "cart"), attr("k8s.pod.uid", "uid-7"), attr("k8s.pod.name", "cart-7")),
+      List.of(attr("service.name", "cart"), attr("k8s.pod.uid", "uid-7"), attr("k8s.pod.name", "cart-7"),
+          attr("k8s.node.name", "n1")),
+      List.of(attr("service.name", "db"), attr("host.name", "h1"), KeyValue.newBuilder().setKey("process.pid")
           .setValue(AnyValue.newBuilder().setIntValue(42)).build()),
-      List.of(kv("container.id", "c0ffee")),
-      List.of(kv("service.name", "mail")),
-      List.of(kv("telemetry.sdk.language", "go")),
+      List.of(attr("container.id", "c0ffee")),
+      List.of(attr("service.name", "mail")),
+      List.of(attr("telemetry.sdk.language", "go")),
       List.of());
 
-  static KeyValue kv(String k, String v) {
-    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
-  }
 
   Path dir;
 

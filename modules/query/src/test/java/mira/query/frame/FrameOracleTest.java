@@ -1,5 +1,6 @@
 package mira.query.frame;
 
+import static mira.query.testing.Metrics.attr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -63,13 +64,10 @@ class FrameOracleTest {
   record Rec(boolean span, int entity, String trace, long start, long end, String body) {}
 
   static Resource resource(int e) {
-    return Resource.newBuilder().addAttributes(kv("service.name", "svc" + e % 3))
-        .addAttributes(kv("service.instance.id", "i" + e)).build();
+    return Resource.newBuilder().addAttributes(attr("service.name", "svc" + e % 3))
+        .addAttributes(attr("service.instance.id", "i" + e)).build();
   }
 
-  static KeyValue kv(String k, String v) {
-    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
-  }
 
   @Property(tries = 60)
   void framesAndTheirQueriesFollowTheDefinition(@ForAll long seed) throws Exception {

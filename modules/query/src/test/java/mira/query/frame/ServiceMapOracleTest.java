@@ -1,5 +1,6 @@
 package mira.query.frame;
 
+import static mira.query.testing.Metrics.attr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -54,9 +55,6 @@ class ServiceMapOracleTest {
   record Sp(String trace, String id, String parent, String service, int instance, int kind, boolean error,
       long duration, String virtual, String linkTrace, String linkSpan, long start) {}
 
-  static KeyValue kv(String k, String v) {
-    return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
-  }
 
   @Property(tries = 30)
   void nodesAndEdgesEqualABruteForceJoinOverTheRequests(@ForAll long seed) throws Exception {
@@ -199,9 +197,9 @@ class ServiceMapOracleTest {
       }
       if (s.virtual != null) {
         switch (s.virtual) {
-          case "db.system=postgresql" -> b.addAttributes(kv("db.system", "postgresql")).addAttributes(kv("db.namespace", "orders"));
-          case "peer.service=billing" -> b.addAttributes(kv("peer.service", "billing")).addAttributes(kv("db.system", "x"));
-          default -> b.addAttributes(kv("messaging.system", "kafka")).addAttributes(kv("messaging.destination.name", "events"));
+          case "db.system=postgresql" -> b.addAttributes(attr("db.system", "postgresql")).addAttributes(attr("db.namespace", "orders"));
+          case "peer.service=billing" -> b.addAttributes(attr("peer.service", "billing")).addAttributes(attr("db.system", "x"));
+          default -> b.addAttributes(attr("messaging.system", "kafka")).addAttributes(attr("messaging.destination.name", "events"));
         }
       }
       if (s.linkTrace != null) {
@@ -213,7 +211,7 @@ class ServiceMapOracleTest {
     byResource.forEach((k, list) -> {
       String[] p = k.split("/");
       req.addResourceSpans(ResourceSpans.newBuilder().setResource(Resource.newBuilder()
-              .addAttributes(kv("service.name", p[0])).addAttributes(kv("service.instance.id", p[0] + "-" + p[1])))
+              .addAttributes(attr("service.name", p[0])).addAttributes(attr("service.instance.id", p[0] + "-" + p[1])))
           .addScopeSpans(ScopeSpans.newBuilder().addAllSpans(list)));
     });
     return req.build();
