@@ -30,7 +30,6 @@ import mira.query.rows.AttrLists;
 import mira.query.scan.Engine;
 import mira.query.scan.Sources;
 import mira.query.scan.Waves;
-import mira.query.series.SeriesScan;
 import mira.query.entity.ResourceKeys;
 import mira.query.table.AttrTable;
 import mira.query.table.IntReader;
@@ -240,7 +239,9 @@ public final class Census {
           for (int m = 0; m < nm; m++) {
             resOf[m] = mres.getInt(m);
           }
-          for (String file : SeriesScan.POINT_TABLES) {
+          // The point tables (as SeriesScan.POINT_TABLES; series renders through render, which uses frame).
+          for (String file : new String[] {TableFiles.NUMBER_DP, TableFiles.HIST_DP, TableFiles.EXP_HIST_DP,
+              TableFiles.SUMMARY_DP}) {
             TableView t = Tables.get(r, file);
             if (t == null) {
               continue;

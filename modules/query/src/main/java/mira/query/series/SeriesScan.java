@@ -54,7 +54,7 @@ import mira.query.table.VarReader;
  * store with a request id in a point attribute costs the caps, not the store.
  */
 public final class SeriesScan {
-  public static final String[] POINT_TABLES = {TableFiles.NUMBER_DP, TableFiles.HIST_DP, TableFiles.EXP_HIST_DP, TableFiles.SUMMARY_DP};
+  static final String[] POINT_TABLES = {TableFiles.NUMBER_DP, TableFiles.HIST_DP, TableFiles.EXP_HIST_DP, TableFiles.SUMMARY_DP};
 
   /** How a metric row takes part. */
   private static final int SKIP = 0;
