@@ -27,6 +27,8 @@ import mira.query.frame.Listings;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
 import mira.query.doc.SearchQuery;
+import mira.query.doc.Term;
+import mira.proto.wire.Signal;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Window;
 import mira.query.prune.Pruning;
@@ -181,6 +183,21 @@ public final class LocalQueries implements AutoCloseable {
       return call(() -> Search.run(engine, q));
     } catch (QueryException e) {
       throw new IllegalStateException("a parsed query was refused", e);
+    }
+  }
+
+  /**
+   * Counts the rows of {@code signal} in [from, to] that satisfy every term, exactly and without
+   * reading any row (the count is {@code stats().rowsMatched()}; damaged blocks are in
+   * {@code refused()}). For alert rules: there is no HTTP form, since a caller of the API asking
+   * for zero rows has almost certainly made a mistake.
+   */
+  public SearchResult count(Signal signal, long from, long to, List<Term> where)
+      throws BusyException, IOException {
+    try {
+      return call(() -> Search.count(engine, signal, from, to, where));
+    } catch (QueryException e) {
+      throw new IllegalStateException("a count was refused", e);
     }
   }
 

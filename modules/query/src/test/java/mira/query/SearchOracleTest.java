@@ -129,6 +129,11 @@ class SearchOracleTest {
                 : Expected.span(e.resource(), e.resourceSchema(), e.scope(), e.scopeSchema(), e.span());
             assertThat(JsonTree.parse(ResponseJson.row(got.get(i)))).as("rendering of row %d", i).isEqualTo(want);
           }
+          SearchResult counted = local.count(q.signal(), q.from(), q.to(), q.where());
+          assertThat(counted.rows()).as("a count materialises no row").isEmpty();
+          assertThat(counted.next()).isNull();
+          assertThat(counted.stats().rowsMatched()).as("count of %s", FilterText.print(q.where()))
+              .isEqualTo(expected.size());
           SearchResult first = local.search(q);
           long overlapping = names.stream().filter(n -> n.maxTime() >= q.from() && n.minTime() <= q.to()).count();
           assertThat(first.stats().blocksTotal()).isEqualTo((int) overlapping);

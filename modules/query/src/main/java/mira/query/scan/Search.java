@@ -37,6 +37,16 @@ import mira.query.rows.SpanRows;
 public final class Search {
   private Search() {}
 
+  /**
+   * The exact number of rows matching {@code where} in the window, with nothing materialised: a
+   * search with limit 0, whose answer has no rows and whose {@link Stats#rowsMatched} counts every
+   * match of every block (no page fills, so no block is skipped).
+   */
+  public static SearchResult count(Engine engine, Signal signal, long from, long to, List<Term> where)
+      throws IOException {
+    return run(engine, new SearchQuery(signal, from, to, where, 0, null));
+  }
+
   public static SearchResult run(Engine engine, SearchQuery q) throws IOException {
     long started = System.nanoTime();
     Sources sources = engine.sources(q.signal(), q.from(), q.to());
@@ -84,7 +94,7 @@ public final class Search {
       rows.add(e.payload());
     }
     String next = null;
-    if (best.length == q.limit()) {
+    if (q.limit() > 0 && best.length == q.limit()) {
       TopK.Entry last = best[best.length - 1];
       next = new Cursor(last.time(), last.node(), last.seq(), last.row()).encode();
     }
@@ -114,6 +124,9 @@ public final class Search {
     }
     int node = r.ref().name().node();
     long seq = r.ref().name().seq();
+    if (q.limit() == 0) {
+      return new Found(new int[0], new long[0], new Row[0], 0, f.rows(), m);
+    }
     RowHeap heap = new RowHeap(q.limit());
     for (int k = 0; k < m; k++) {
       int i = cand[k];
