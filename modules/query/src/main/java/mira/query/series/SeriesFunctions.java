@@ -48,7 +48,7 @@ final class SeriesFunctions {
       check(f, s);
     }
     long step = f.step();
-    long t0 = Math.floorDiv(q.from(), step) * step;
+    long t0 = f.fromWindow() ? q.from() : Math.floorDiv(q.from(), step) * step;
     int nb = (int) ((q.to() - t0) / step) + 1;
     TreeMap<String, Group> groups = new TreeMap<>();
     if (f.fn().equals("quantile")) {
