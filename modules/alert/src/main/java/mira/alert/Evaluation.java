@@ -43,7 +43,7 @@ final class Evaluation {
         SearchResult o = queries.count(r.ofSignal(), from, to, r.of());
         long n = c.stats().rowsMatched();
         long d = o.stats().rowsMatched();
-        yield new Outcome(d == 0 ? Double.NaN : (double) n / d, n, d, from, to, c.refused().size() + o.refused().size());
+        yield new Outcome(ratio(n, d), n, d, from, to, c.refused().size() + o.refused().size());
       }
       case METRIC -> {
         SeriesQuery q = RulesFile.seriesQuery(r.series(), now, r.over(), "rule \"" + r.name() + "\"");
@@ -71,6 +71,11 @@ final class Evaluation {
         yield new Outcome(v, s.series().size(), -1, q.from(), q.to(), s.refused().size());
       }
     };
+  }
+
+  /** {@code n / d}, NaN over nothing (which breaches no line). */
+  static double ratio(long n, long d) {
+    return d == 0 ? Double.NaN : (double) n / d;
   }
 
   private static double unsigned(long l) {

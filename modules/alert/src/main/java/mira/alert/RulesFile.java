@@ -412,6 +412,9 @@ public final class RulesFile {
 
   /** A duration in the rules file's own spelling, for messages and documents. */
   static String spell(long ns) {
+    if (ns == 0) {
+      return "0s";
+    }
     for (long[] u : new long[][] {{86_400_000_000_000L, 'd'}, {3_600_000_000_000L, 'h'}, {60_000_000_000L, 'm'},
         {1_000_000_000L, 's'}}) {
       if (ns % u[0] == 0) {

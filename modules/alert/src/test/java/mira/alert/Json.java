@@ -33,6 +33,10 @@ final class Json {
     return (Map<String, Object>) parse(text);
   }
 
+  static Map<String, Object> obj(byte[] utf8) {
+    return obj(new String(utf8, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   @SuppressWarnings("unchecked")
   static Map<String, Object> obj(Object o) {
     return (Map<String, Object>) o;
