@@ -5,6 +5,7 @@ module mira.server {
   requires mira.wal;
   requires mira.query;
   requires mira.mcp;
+  requires mira.alert;
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
   requires io.helidon.webserver.grpc;

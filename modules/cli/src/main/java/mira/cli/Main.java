@@ -130,6 +130,8 @@ public final class Main {
       return 1;
     }
 
+    Running started = node;
+    Termination.onHangup(started::reloadRules);
     Thread hook = new Thread(node::close, "mira-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {

@@ -2,6 +2,7 @@ package mira.server.api;
 
 import io.helidon.webserver.http.HttpRouting;
 import java.util.function.Consumer;
+import mira.alert.Alerting;
 import mira.query.LocalQueries;
 import mira.server.ingest.Ingest;
 import mira.server.retention.RetentionSweeper;
@@ -15,16 +16,19 @@ public final class Api {
    *
    * @param retention the retention sweeper whose state the stats report, or null if none runs
    * @param version Mira's version, which the MCP server names in {@code serverInfo}
+   * @param alerting the evaluator whose rules {@code /api/v1/alerts} shows ({@link Alerting#off} when off)
    */
   public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
-      RetentionSweeper retention, String version) {
+      RetentionSweeper retention, String version, Alerting alerting) {
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(queries);
     McpRoute mcp = new McpRoute(queries, version);
+    AlertsRoute alerts = new AlertsRoute(alerting);
     return r -> {
       stats.route(r);
       query.route(r);
       mcp.route(r);
+      alerts.route(r);
     };
   }
 }

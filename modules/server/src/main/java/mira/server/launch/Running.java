@@ -6,6 +6,12 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import mira.alert.Alerting;
+import mira.alert.Delivery;
+import mira.alert.Rules;
+import mira.alert.RulesException;
+import mira.alert.RulesFile;
 import mira.query.LocalQueries;
 import mira.server.api.Api;
 import mira.server.config.Config;
@@ -28,10 +34,14 @@ public final class Running implements AutoCloseable {
   private final LocalQueries queries;
   private final MiraServer server;
   private final RetentionSweeper retention;
+  private final Alerting alerting;
+  private final Optional<Path> rulesFile;
 
   private Running(DataDirectory.Checked data, Ingest ingest, LocalQueries queries, MiraServer server,
-      RetentionSweeper retention) {
+      RetentionSweeper retention, Alerting alerting, Optional<Path> rulesFile) {
     this.data = data;
+    this.alerting = alerting;
+    this.rulesFile = rulesFile;
     this.ingest = ingest;
     this.queries = queries;
     this.server = server;
@@ -44,6 +54,16 @@ public final class Running implements AutoCloseable {
    * @throws StartupException with a one-line reason the node cannot start
    */
   public static Running start(Config config, Path mountinfo) throws StartupException {
+    // A bad rules file stops the start, before anything is opened: the first page is exactly when
+    // nobody is reading logs, so it is refused now rather than then.
+    Rules rules = Rules.NONE;
+    if (config.alertRules().isPresent()) {
+      try {
+        rules = RulesFile.load(config.alertRules().get());
+      } catch (RulesException e) {
+        throw new StartupException("alert.rules: " + e.getMessage());
+      }
+    }
     DataDirectory.Checked data = DataDirectory.prepare(config.dataDir(), mountinfo);
     data.warning().ifPresent(w -> LOG.log(Level.WARNING, w));
     Ingest ingest;
@@ -65,11 +85,18 @@ public final class Running implements AutoCloseable {
       throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
     }
     RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node(), config.coldFormat());
+    Alerting alerting = Alerting.off();
+    if (config.alertRules().isPresent()) {
+      alerting = Alerting.create(queries, new Delivery(), config.node(), config.linkBase(), queries::now);
+      alerting.replace(rules);
+    }
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
-          Api.routes(config.node(), ingest, queries, retention, Version.current()));
-      return new Running(data, ingest, queries, server, retention);
+          Api.routes(config.node(), ingest, queries, retention, Version.current(), alerting));
+      alerting.start();
+      return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());
     } catch (StartupException | RuntimeException e) {
+      alerting.close();
       retention.close();
       ingest.close();
       queries.close();
@@ -93,9 +120,27 @@ public final class Running implements AutoCloseable {
    * Stops accepting, lets in-flight exports reach their flusher, then lets the flushers publish
    * what they hold (which answers those exports). Idempotent.
    */
+  /**
+   * Reads the rules file again (on SIGHUP). A file that does not load leaves the running rules in
+   * place and its error in {@code /api/v1/alerts} and the log. Returns false if alerting is off.
+   */
+  public boolean reloadRules() {
+    if (rulesFile.isEmpty()) {
+      LOG.log(Level.INFO, "rules reload asked, but alerting is off (alert.rules is not set)");
+      return false;
+    }
+    try {
+      alerting.replace(RulesFile.load(rulesFile.get()));
+    } catch (RulesException e) {
+      alerting.reloadFailed(e.getMessage());
+    }
+    return true;
+  }
+
   @Override
   public void close() {
     server.close();
+    alerting.close();
     retention.close();
     ingest.close(SHUTDOWN_BUDGET);
     queries.close();

@@ -2,7 +2,7 @@ package mira.server.launch;
 
 import sun.misc.Signal;
 
-/** SIGTERM / SIGINT handling, so an orchestrator's stop is an orderly stop with exit status 0. */
+/** SIGTERM / SIGINT / SIGHUP handling, so an orchestrator's stop is an orderly stop with exit status 0. */
 public final class Termination {
   private Termination() {}
 
@@ -10,5 +10,10 @@ public final class Termination {
   public static void onTerminate(Runnable action) {
     Signal.handle(new Signal("TERM"), s -> action.run());
     Signal.handle(new Signal("INT"), s -> action.run());
+  }
+
+  /** Runs {@code action} on every SIGHUP (the rules file reload), on a fresh thread each time. */
+  public static void onHangup(Runnable action) {
+    Signal.handle(new Signal("HUP"), s -> Thread.ofVirtual().name("mira-sighup").start(action));
   }
 }
