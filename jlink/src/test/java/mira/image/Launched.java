@@ -90,6 +90,14 @@ final class Launched implements AutoCloseable {
     throw new AssertionError("mira did not report listening within " + timeout + ":\n" + stderr());
   }
 
+  /** Sends SIGHUP (the rules file reload). */
+  void hangup() throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -HUP " + process.pid() + " failed");
+    }
+  }
+
   /** Sends SIGTERM. (Process.destroy would also close our ends of its output streams.) */
   void terminate() {
     process.toHandle().destroy();

@@ -93,6 +93,39 @@ class LauncherIT {
   }
 
   @Test
+  void sighupReloadsTheRulesFile() throws Exception {
+    Path rules = cwd.resolve("rules.kyaml");
+    Files.writeString(rules, "{rules: [{name: \"first\", query: {signal: \"logs\"}, over: \"1m\", above: \"1\"}]}\n");
+    Path cfg = cwd.resolve("mira.yaml");
+    Files.writeString(cfg, "{alert: {rules: \"" + rules + "\"}}\n");
+    try (Launched m = Launched.start(cwd, serve("--config", cfg.toString()))) {
+      int[] ports = m.awaitListening(START);
+      assertThat(get(ports[1], "/api/v1/alerts").body()).contains("\"name\":\"first\"");
+      Files.writeString(rules, "{rules: [{name: \"second\", query: {signal: \"traces\"}, over: \"1m\", below: \"1\"}]}\n");
+      m.hangup();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      String body = "";
+      while (System.nanoTime() < deadline && !(body = get(ports[1], "/api/v1/alerts").body()).contains("\"second\"")) {
+        Thread.sleep(100);
+      }
+      assertThat(body).contains("\"name\":\"second\"").doesNotContain("\"first\"");
+      assertThat(m.process.isAlive()).as("SIGHUP does not stop the process").isTrue();
+    }
+  }
+
+  @Test
+  void aBadRulesFileRefusesTheStart() throws Exception {
+    Path rules = cwd.resolve("rules.kyaml");
+    Files.writeString(rules, "{rules: [{name: \"r\", query: {signal: \"logs\", limit: \"5\"}, over: \"1m\", above: \"1\"}]}\n");
+    Path cfg = cwd.resolve("mira.yaml");
+    Files.writeString(cfg, "{alert: {rules: \"" + rules + "\"}}\n");
+    try (Launched m = Launched.start(cwd, serve("--config", cfg.toString()))) {
+      assertThat(m.awaitExit(START)).isEqualTo(1);
+      assertThat(m.stderr()).contains("mira: alert.rules: " + rules + ":1:").contains("rule \"r\": query: limit is not allowed");
+    }
+  }
+
+  @Test
   void aTakenHttpPortExitsNonZeroNamingTheAddress() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       String addr = "127.0.0.1:" + taken.getLocalPort();
