@@ -140,6 +140,52 @@ class AlertsE2eTest {
     }
   }
 
+  /** A metric rule: the highest queue depth of the window against the line, from SDK gauges. */
+  @Test
+  void aMetricRuleFiresOnTheSeriesValue() throws Exception {
+    Path rules = dir.resolve("rules.kyaml");
+    Files.writeString(rules, """
+        {rules: [{name: "queue-depth", series: {name: "queue.depth", where: [{attr: "queue", eq: "orders"}], fn: "max"},
+                  over: "30s", every: "1s", above: "10000"},
+                 {name: "queue-depth-low", series: {name: "queue.depth", fn: "min"}, over: "30s", every: "1s", below: "100"}]}
+        """);
+    try (Running node = start(rules)) {
+      String http = "http://127.0.0.1:" + node.server().httpPort();
+      io.opentelemetry.sdk.metrics.SdkMeterProvider meters = io.opentelemetry.sdk.metrics.SdkMeterProvider.builder()
+          .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "worker")))
+          .registerMetricReader(io.opentelemetry.sdk.metrics.export.PeriodicMetricReader.builder(
+              io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter.builder()
+                  .setEndpoint(http + "/v1/metrics").build()).setInterval(Duration.ofHours(1)).build())
+          .build();
+      long[] depth = {12_345};
+      meters.get("worker").gaugeBuilder("queue.depth").ofLongs().buildWithCallback(m -> {
+        m.record(depth[0], Attributes.of(AttributeKey.stringKey("queue"), "orders"));
+        m.record(500, Attributes.of(AttributeKey.stringKey("queue"), "refunds"));
+      });
+      assertThat(meters.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+      depth[0] = 9_000;
+      assertThat(meters.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+
+      long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      Map<String, Object> rule = null;
+      while (System.nanoTime() < until) {
+        rule = map(((List<?>) alerts(http).get("alerts")).getFirst());
+        if ("firing".equals(rule.get("state"))) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertThat(rule).as("max of orders' depth in the window is 12345 > 10000")
+          .containsEntry("state", "firing").containsEntry("kind", "metric").containsEntry("value", 12_345L)
+          .containsEntry("filter", "queue=orders").containsEntry("error", null);
+      assertThat((String) rule.get("link")).startsWith("https://mira.example/#/metrics?name=queue.depth&q=queue%3Dorders&from=");
+      Map<String, Object> low = map(((List<?>) alerts(http).get("alerts")).get(1));
+      assertThat(low).as("the lowest of every series: refunds at 500, not below 100")
+          .containsEntry("state", "ok").containsEntry("value", 500L);
+      meters.close();
+    }
+  }
+
   @Test
   void aReloadSwapsRulesAndABadFileKeepsTheOldOnesRunning() throws Exception {
     Path rules = dir.resolve("rules.kyaml");
