@@ -60,9 +60,17 @@ public final class McpServer {
    * @param version Mira's version, for {@code serverInfo}
    */
   public McpServer(LocalQueries queries, String version) {
-    this.tools = new Tools(queries);
+    this(queries, version, () -> OFF);
+  }
+
+  /** As above, with {@code alerts} giving the {@code GET /api/v1/alerts} document for list_alerts. */
+  public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts) {
+    this.tools = new Tools(queries, alerts);
     this.version = version;
   }
+
+  /** The alerts document of a node without alerting. */
+  private static final byte[] OFF = "{\"enabled\":false,\"alerts\":[]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   /**
    * Answers one HTTP request to {@code /mcp}.

@@ -37,9 +37,11 @@ final class Tools {
       + "(= != > >= < <= ~contains ?exists, -negates; a bare word searches the text)";
 
   private final LocalQueries queries;
+  private final java.util.function.Supplier<byte[]> alerts;
 
-  Tools(LocalQueries queries) {
+  Tools(LocalQueries queries, java.util.function.Supplier<byte[]> alerts) {
     this.queries = queries;
+    this.alerts = alerts;
   }
 
   /** What a call produced: the typed answer as JSON, and a one-line summary of it. */
@@ -138,6 +140,12 @@ final class Tools {
             "q", prop("string", Q, null),
             "frame", obj("type", "object", "description", "count only the spans of this correlate frame")),
         List.of(), "nodes"));
+    out.add(tool("list_alerts", "List alerts",
+        "Every alert rule of this node, firing or not: state (ok, pending, firing, error), since, the last "
+            + "value and counts, the rule's filter text and link (send filter with the window to query_records "
+            + "to see the rows that were counted), the last delivery per target, and why an evaluation failed. "
+            + "enabled is false when alerting is off.",
+        obj(), List.of(), "alerts"));
     return out;
   }
 
@@ -231,6 +239,13 @@ final class Tools {
           yield new Answer(MapJson.map(r), r.nodes().size() + " nodes, " + r.edges().size() + " edges"
               + (r.truncated() ? " (truncated: too many spans in the window)" : ""));
         }
+        case "list_alerts" -> {
+          if (!args.isEmpty()) {
+            throw new Refusal("list_alerts takes no arguments");
+          }
+          byte[] doc = alerts.get();
+          yield new Answer(doc, alertSummary(doc));
+        }
         default -> throw new IllegalArgumentException("no tool " + name);
       };
     } catch (QueryException e) {
@@ -238,6 +253,37 @@ final class Tools {
     } catch (BusyException e) {
       throw new Refusal("every query slot is busy; retry in a second (" + e.getMessage() + ")");
     }
+  }
+
+  /** {@code 3 rules: 1 firing (checkout-errors), 0 pending, 1 error (p95)}, or that alerting is off. */
+  static String alertSummary(byte[] doc) throws IOException {
+    Map<?, ?> d = (Map<?, ?>) Tree.parse(doc);
+    if (!Boolean.TRUE.equals(d.get("enabled"))) {
+      return "alerting is off on this node (alert.rules is not set)";
+    }
+    List<?> rules = (List<?>) d.get("alerts");
+    Map<String, List<String>> by = new LinkedHashMap<>();
+    for (String s : List.of("firing", "pending", "error")) {
+      by.put(s, new ArrayList<>());
+    }
+    for (Object o : rules) {
+      Map<?, ?> r = (Map<?, ?>) o;
+      List<String> l = by.get((String) r.get("state"));
+      if (l != null) {
+        l.add((String) r.get("name"));
+      }
+    }
+    StringBuilder out = new StringBuilder(rules.size() + " rules");
+    for (Map.Entry<String, List<String>> e : by.entrySet()) {
+      out.append(out.indexOf(":") < 0 ? ": " : ", ").append(e.getValue().size()).append(' ').append(e.getKey());
+      if (!e.getValue().isEmpty()) {
+        out.append(" (").append(String.join(", ", e.getValue())).append(')');
+      }
+    }
+    if (d.get("reload_error") != null) {
+      out.append("; the last reload failed: ").append(d.get("reload_error"));
+    }
+    return out.toString();
   }
 
   private static String text(Map<String, Object> args, String key) throws Refusal {

@@ -22,7 +22,7 @@ public final class Api {
       RetentionSweeper retention, String version, Alerting alerting) {
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(queries);
-    McpRoute mcp = new McpRoute(queries, version);
+    McpRoute mcp = new McpRoute(queries, version, alerting);
     AlertsRoute alerts = new AlertsRoute(alerting);
     return r -> {
       stats.route(r);

@@ -3,6 +3,7 @@ package mira.server.api;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
+import mira.alert.Alerting;
 import mira.mcp.McpServer;
 import mira.query.LocalQueries;
 
@@ -14,8 +15,8 @@ import mira.query.LocalQueries;
 final class McpRoute {
   private final McpServer mcp;
 
-  McpRoute(LocalQueries queries, String version) {
-    this.mcp = new McpServer(queries, version);
+  McpRoute(LocalQueries queries, String version, Alerting alerting) {
+    this.mcp = new McpServer(queries, version, alerting::render);
   }
 
   void route(HttpRouting.Builder r) {

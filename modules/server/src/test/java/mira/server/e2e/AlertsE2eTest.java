@@ -128,6 +128,18 @@ class AlertsE2eTest {
       assertThat(got).hasSize((int) counted);
       assertThat(got).allSatisfy(r -> assertThat((String) map(r).get("body")).startsWith("payment declined"));
 
+      // An agent sees the same through MCP's list_alerts.
+      HttpExchange mcp = HttpExchange.send("POST", http + "/mcp", Map.of("Content-Type", "application/json",
+          "Accept", "application/json, text/event-stream", "MCP-Protocol-Version", "2025-11-25"),
+          ("{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": {\"name\": \"list_alerts\", "
+              + "\"arguments\": {}}}").getBytes(StandardCharsets.UTF_8), false);
+      assertThat(mcp.status()).isEqualTo(200);
+      Map<String, Object> result = map(map(parse(mcp.body())).get("result"));
+      assertThat(((String) map(((List<?>) result.get("content")).getFirst()).get("text")))
+          .startsWith("1 rules: 1 firing (checkout-errors), 0 pending, 0 error\n");
+      assertThat(map(((List<?>) map(result.get("structuredContent")).get("alerts")).getFirst()))
+          .containsEntry("name", "checkout-errors").containsEntry("state", "firing");
+
       // No more errors: once they leave the 6 s window the rule resolves.
       Map<String, Object> resolved = received.poll(20, TimeUnit.SECONDS);
       assertThat(resolved).as("resolved").isNotNull();

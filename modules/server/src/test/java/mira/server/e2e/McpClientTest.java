@@ -65,7 +65,8 @@ class McpClientTest {
           + "{\"name\": \"correlate\", \"arguments\": {\"anchor\": {\"signal\": \"traces\", \"q\": \"status_code=2\"}, "
           + "\"expand\": [\"traces\", \"peers\"]}},"
           + "{\"name\": \"service_map\", \"arguments\": {\"from\": \"-1h\"}},"
-          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"logs\", \"q\": \"code>\"}}]");
+          + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"logs\", \"q\": \"code>\"}},"
+          + "{\"name\": \"list_alerts\", \"arguments\": {}}]");
 
       assertThat(seen.get("protocolVersion")).isEqualTo("2025-11-25");
       assertThat(seen.get("sessionId")).isNull();
@@ -74,7 +75,7 @@ class McpClientTest {
       List<Map<String, Object>> tools = (List<Map<String, Object>>) seen.get("tools");
       assertThat(tools).extracting(t -> t.get("name"))
           .containsExactly("query_records", "get_trace", "list_metrics", "query_metric", "list_services",
-              "list_entities", "correlate", "service_map");
+              "list_entities", "correlate", "service_map", "list_alerts");
       for (Map<String, Object> t : tools) {
         assertThat(map(t.get("annotations"))).containsEntry("readOnlyHint", true);
         assertThat(map(t.get("inputSchema"))).containsEntry("type", "object");
@@ -124,6 +125,11 @@ class McpClientTest {
       assertThat(badText.get("isError")).isEqualTo(true);
       assertThat(((List<Map<String, Object>>) badText.get("content")).get(0).get("text").toString())
           .contains("q: column 6");
+      Map<String, Object> alerts = results.get(11);
+      assertThat(alerts.get("isError")).isEqualTo(false);
+      assertThat(map(alerts.get("structuredContent"))).containsEntry("enabled", false).containsEntry("alerts", List.of());
+      assertThat(((List<Map<String, Object>>) alerts.get("content")).get(0).get("text").toString())
+          .startsWith("alerting is off on this node (alert.rules is not set)\n");
     }
   }
 
