@@ -5,4 +5,5 @@
  */
 module mira.cli {
   requires mira.server;
+  requires mira.tui;
 }

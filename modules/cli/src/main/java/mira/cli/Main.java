@@ -16,6 +16,7 @@ import mira.server.launch.Training;
 import mira.server.launch.Termination;
 import mira.server.launch.StartupException;
 import mira.server.launch.Version;
+import mira.tui.Tui;
 
 /** The {@code mira} command. Exit status: 0 ok, 1 refused to start or failed, 2 bad usage. */
 public final class Main {
@@ -25,6 +26,7 @@ public final class Main {
   static final String USAGE = """
       usage: mira serve [--config FILE] [--data-dir DIR] [--node NAME]
                         [--grpc-listen HOST:PORT] [--http-listen HOST:PORT]
+             mira tui [--addr HOST:PORT | --data-dir DIR] [--token TOKEN]
              mira version
              mira train
              mira --help
@@ -32,6 +34,8 @@ public final class Main {
       serve    run the server. With no --config it uses the embedded defaults:
                OTLP/gRPC on 127.0.0.1:4317, OTLP/HTTP + API on 127.0.0.1:4318, data in ./data.
                Flags override the file. Config keys are listed in docs/config.md.
+      tui      the terminal UI over a running node (default 127.0.0.1:4318) or a data
+               directory; mira tui --help lists the keys
       version  print the version and exit
       train    start a node on loopback with a temporary data directory, send it one export of
                every signal, stop (the workload the image's AOT cache is recorded from)
@@ -53,8 +57,9 @@ public final class Main {
       }
       case "serve" -> serve(args, out, err);
       case "train" -> Training.run(err);
+      case "tui" -> Tui.run(args, out, err);
       default -> {
-        err.println("mira: unknown command \"" + args[0] + "\"; commands are serve, version, train");
+        err.println("mira: unknown command \"" + args[0] + "\"; commands are serve, tui, version, train");
         err.print(USAGE);
         yield 2;
       }
