@@ -20,6 +20,7 @@ import mira.proto.wire.Signal;
 import mira.query.doc.Documents;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
+import mira.query.doc.Times;
 import mira.query.result.QueryException;
 
 /**
@@ -387,27 +388,15 @@ public final class RulesFile {
     return duration(v, what);
   }
 
-  /** A positive duration: digits then ms, s, m, h or d. */
+  /** A positive duration: digits then ms, s, m, h or d (the series step's spelling). */
   static long duration(Kyaml.Value v, String what) throws RulesException {
     String s = str(v, what);
-    int i = 0;
-    while (i < s.length() && Character.isDigit(s.charAt(i))) {
-      i++;
-    }
-    long unit = switch (s.substring(i)) {
-      case "ms" -> 1_000_000L;
-      case "s" -> 1_000_000_000L;
-      case "m" -> 60_000_000_000L;
-      case "h" -> 3_600_000_000_000L;
-      case "d" -> 86_400_000_000_000L;
-      default -> 0;
-    };
-    long n = i == 0 || i > 9 ? 0 : Long.parseLong(s.substring(0, i));
-    if (unit == 0 || n <= 0 || n * unit / unit != n) {
+    long ns = Times.duration(s);
+    if (ns <= 0) {
       throw new RulesException(v.at() + ": " + what + ": \"" + s
           + "\" is not a duration; write digits then ms, s, m, h or d (\"30s\", \"5m\")");
     }
-    return n * unit;
+    return ns;
   }
 
   /** A duration in the rules file's own spelling, for messages and documents. */

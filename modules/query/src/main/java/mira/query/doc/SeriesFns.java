@@ -76,27 +76,10 @@ final class SeriesFns {
 
   /** A positive duration: digits then ms, s, m, h or d. */
   static long duration(String s) throws QueryException {
-    int i = 0;
-    while (i < s.length() && Character.isDigit(s.charAt(i))) {
-      i++;
-    }
-    long unit = switch (s.substring(i)) {
-      case "ms" -> 1_000_000L;
-      case "s" -> 1_000_000_000L;
-      case "m" -> 60_000_000_000L;
-      case "h" -> 3_600_000_000_000L;
-      case "d" -> 86_400_000_000_000L;
-      default -> 0;
-    };
-    long n;
-    try {
-      n = i == 0 || i > 12 ? 0 : Long.parseLong(s.substring(0, i));
-    } catch (NumberFormatException e) {
-      n = 0;
-    }
-    if (unit == 0 || n <= 0) {
+    long ns = Times.duration(s);
+    if (ns <= 0) {
       throw new QueryException("step: \"" + s + "\" is not a positive duration (digits then ms, s, m, h or d: \"1m\")");
     }
-    return n * unit;
+    return ns;
   }
 }

@@ -46,6 +46,34 @@ public final class Times {
     throw bad(what, spec);
   }
 
+  /**
+   * A positive duration in ns, written as digits then {@code ms}, {@code s}, {@code m}, {@code h}
+   * or {@code d} ({@code "30s"}, {@code "5m"}); 0 if {@code s} is not one (or overflows).
+   */
+  public static long duration(String s) {
+    int i = 0;
+    while (i < s.length() && Character.isDigit(s.charAt(i))) {
+      i++;
+    }
+    long unit = switch (s.substring(i)) {
+      case "ms" -> 1_000_000L;
+      case "s" -> 1_000_000_000L;
+      case "m" -> 60_000_000_000L;
+      case "h" -> 3_600_000_000_000L;
+      case "d" -> 86_400_000_000_000L;
+      default -> 0;
+    };
+    if (unit == 0 || i == 0 || i > 12) {
+      return 0;
+    }
+    long n = Long.parseLong(s.substring(0, i));
+    try {
+      return n <= 0 ? 0 : Math.multiplyExact(n, unit);
+    } catch (ArithmeticException e) {
+      return 0;
+    }
+  }
+
   private static boolean isInteger(String s) {
     int i = s.startsWith("-") ? 1 : 0;
     if (i == s.length()) {
