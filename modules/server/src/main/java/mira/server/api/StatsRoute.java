@@ -64,6 +64,7 @@ public final class StatsRoute {
         g.writeStringField("too_large", Long.toString(c.refusedTooLarge.sum()));
         g.writeStringField("unsupported_media_type", Long.toString(c.refusedMediaType.sum()));
         g.writeEndObject();
+        g.writeStringField("stale_snapshots", Long.toString(c.staleSnapshots.sum()));
         g.writeNumberField("open_blocks", ingest.openBlocks(s));
         g.writeEndObject();
       }

@@ -86,8 +86,28 @@ final class Flusher implements Runnable {
 
   /** A published block not yet proven durable, and the log sequences it holds. */
   private record Undurable(java.nio.file.Path block, long[] seqs) {}
-  /** Read-your-writes: snapshot requests, answered on a turn when the job queue is empty. */
-  private final ConcurrentLinkedQueue<CompletableFuture<Snapshot>> snapshotRequests = new ConcurrentLinkedQueue<>();
+  /**
+   * Exports ever queued ({@link #enqueue}) and ever taken off the queue (by this shard's thread).
+   * The queue is first in, first out, so once {@code taken} reaches the {@code queued} count read
+   * at some instant, every export queued before that instant is in the open block or published.
+   */
+  private final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+  private volatile long taken;
+  /** Read-your-writes: snapshot requests, each answered once the exports queued before it are taken. */
+  private final ConcurrentLinkedQueue<SnapshotRequest> snapshotRequests = new ConcurrentLinkedQueue<>();
+  /**
+   * The block being sealed, while its publish runs (null otherwise), so a read need not wait for
+   * the publish: the block is not written to meanwhile, and {@link #viewLock} keeps it from being
+   * cleared for the next block while a reader copies it.
+   */
+  private Sealing sealing;
+  private final ReentrantLock viewLock = new ReentrantLock();
+
+  /** A block under publish and how many exports had been taken when its seal began. */
+  private record Sealing(Batch block, long taken, long seq) {}
+
+  /** A read waiting for a snapshot that holds every export queued before {@code want}. */
+  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer) {}
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
   private volatile Snapshot lastSnapshot;
   private int lastSnapshotRows = -1;
@@ -116,6 +136,15 @@ final class Flusher implements Runnable {
 
   ArrayBlockingQueue<Job> queue() {
     return queue;
+  }
+
+  /**
+   * Queues an admitted export (the caller holds one of {@link #slots}). Counted first, so a
+   * snapshot requested after this returns waits for the export (see {@link #requestSnapshot}).
+   */
+  void enqueue(Job j) {
+    queued.incrementAndGet();
+    queue.add(j);
   }
 
   /** Admission tickets: one per queue slot, taken before a job is queued, returned when it is taken off. */
@@ -169,6 +198,7 @@ final class Flusher implements Runnable {
           } else {
             slots.release();
             append(j);
+            taken++;
           }
         }
         batch.clear();
@@ -180,9 +210,7 @@ final class Flusher implements Runnable {
       if (!undurable.isEmpty() && now >= durableRetryAt) {
         makeDurable();
       }
-      if (queue.isEmpty()) {
-        answerSnapshots();
-      }
+      answerSnapshots();
     }
     answerSnapshots();
     if (!undurable.isEmpty()) {
@@ -311,6 +339,7 @@ final class Flusher implements Runnable {
     // Asked before the publish, so a sibling sealing at the same instant still counts these frames.
     long walHi = wal == null ? 0 : wal.watermarkFor(channel, held);
     boolean durable = true;
+    showSealing(new Sealing(block, taken, seq));
     try {
       publisher.publish(block, seq, walHi);
     } catch (UndurableBlockException e) {
@@ -321,6 +350,7 @@ final class Flusher implements Runnable {
       durableRetryAt = System.nanoTime() + PUBLISH_RETRY;
       durable = false;
     } catch (IOException | RuntimeException e) {
+      showSealing(null);
       stats.publishFailed(signal, records);
       if (wal != null) {
         LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq
@@ -333,6 +363,8 @@ final class Flusher implements Runnable {
       reset(block);
       return true;
     }
+    // Visible in the catalogue from here on (a read lists it after taking its snapshots).
+    showSealing(null);
     stats.published(signal, block.byteSize());
     if (wal != null) {
       if (durable) {
@@ -359,16 +391,46 @@ final class Flusher implements Runnable {
     holding = false;
   }
 
+  private void showSealing(Sealing s) {
+    viewLock.lock();
+    try {
+      sealing = s;
+    } finally {
+      viewLock.unlock();
+    }
+  }
+
   /**
-   * Asks for a copy of the open block. It is answered on a turn when this shard's job queue is
-   * empty, so every export queued before the request (every acknowledged one) is in it; the answer
-   * is null when the block holds nothing.
+   * Asks for a copy of the open block holding every export queued before this call (every
+   * acknowledged one). It is answered on this shard's next turn after those exports are taken off
+   * the queue; the answer is null when the block holds nothing.
    */
-  CompletableFuture<Snapshot> requestSnapshot() {
-    CompletableFuture<Snapshot> f = new CompletableFuture<>();
-    snapshotRequests.add(f);
+  SnapshotRequest requestSnapshot() {
+    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>());
+    snapshotRequests.add(r);
     wake();
-    return f;
+    return r;
+  }
+
+  /**
+   * While this shard publishes a block that holds everything {@code r} waits for, a copy of that
+   * block made on the caller's thread (and {@code r} withdrawn); otherwise null, and the caller
+   * keeps waiting for the answer. The copy is what the shard would answer: nothing is appended
+   * during a publish, and once the block is visible in the catalogue a read drops its copy.
+   */
+  Snapshot sealingSnapshot(SnapshotRequest r) {
+    viewLock.lock();
+    try {
+      Sealing s = sealing;
+      if (s == null || s.taken() < r.want() || r.answer().isDone()) {
+        return null;
+      }
+      snapshotRequests.remove(r);
+      BlockName name = new BlockName(s.block().minTime(), s.block().maxTime(), publisher.node(), s.seq(), 0);
+      return new Snapshot(openRef(name), s.block().snapshot());
+    } finally {
+      viewLock.unlock();
+    }
   }
 
   /** The snapshot answered last (a query that cannot wait for a busy shard reads this one). */
@@ -376,26 +438,45 @@ final class Flusher implements Runnable {
     return lastSnapshot;
   }
 
+  private BlockRef openRef(BlockName name) {
+    return new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
+  }
+
   private void answerSnapshots() {
     if (snapshotRequests.isEmpty()) {
       return;
     }
+    long now = taken;
+    Snapshot s = null;
+    boolean made = false;
+    for (java.util.Iterator<SnapshotRequest> it = snapshotRequests.iterator(); it.hasNext(); ) {
+      SnapshotRequest r = it.next();
+      if (r.want() > now) {
+        continue;
+      }
+      if (!made) {
+        s = current();
+        made = true;
+      }
+      it.remove();
+      r.answer().complete(s);
+    }
+  }
+
+  /** A copy of the open block (the last one again while nothing changed), or null when it is empty. */
+  private Snapshot current() {
     Snapshot s = null;
     if (!open.isEmpty()) {
       if (lastSnapshot != null && lastSnapshotRows == open.rows() && lastSnapshot.ref().name().seq() == nextSeq()) {
         s = lastSnapshot;
       } else {
-        long seq = nextSeq();
-        BlockName name = new BlockName(open.minTime(), open.maxTime(), publisher.node(), seq, 0);
-        BlockRef ref = new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
-        s = new Snapshot(ref, open.snapshot());
+        BlockName name = new BlockName(open.minTime(), open.maxTime(), publisher.node(), nextSeq(), 0);
+        s = new Snapshot(openRef(name), open.snapshot());
         lastSnapshotRows = open.rows();
       }
     }
     lastSnapshot = s;
-    for (CompletableFuture<Snapshot> f; (f = snapshotRequests.poll()) != null; ) {
-      f.complete(s);
-    }
+    return s;
   }
 
   /** The sequence the open block will be published under. */

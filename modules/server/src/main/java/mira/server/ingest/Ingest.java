@@ -73,14 +73,26 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
    * @param wal acknowledge from the write-ahead log (true) or after the publish (false)
    * @param maxRequestBytes the largest export body, which is also the largest log frame
    * @param admitWait how long an export may wait for a queue slot before it is shed
+   * @param blockAge an open block is sealed once its first export is this old
    */
-  public record Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait) {
+  public record Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait,
+      Duration blockAge) {
+    /** With the production block age, {@link #MAX_BLOCK_AGE}. */
+    public Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait) {
+      this(node, shards, queueTotal, wal, maxRequestBytes, admitWait, MAX_BLOCK_AGE);
+    }
+
     public Options withAdmitWait(Duration d) {
-      return new Options(node, shards, queueTotal, wal, maxRequestBytes, d);
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, d, blockAge);
     }
 
     public Options withWal(boolean on) {
-      return new Options(node, shards, queueTotal, on, maxRequestBytes, admitWait);
+      return new Options(node, shards, queueTotal, on, maxRequestBytes, admitWait, blockAge);
+    }
+
+    /** Seals blocks at {@code age} instead (tests: many seals in a short run; no setting exposes it). */
+    public Options withBlockAge(Duration age) {
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, admitWait, age);
     }
   }
 
@@ -106,12 +118,18 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
    *     no longer store anything behind a green probe
    */
   public static Ingest start(Path dataDir, Options o, Thread.UncaughtExceptionHandler onFatal) throws IOException {
+    return start(dataDir, o, mira.block.publish.PublishFiles.REAL, onFatal);
+  }
+
+  /** As {@link #start(Path, Options, Thread.UncaughtExceptionHandler)}, publishing through {@code files} (tests). */
+  static Ingest start(Path dataDir, Options o, mira.block.publish.PublishFiles files, Thread.UncaughtExceptionHandler onFatal)
+      throws IOException {
     Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait());
     int depth = Math.max(1, (o.queueTotal() + o.shards() - 1) / o.shards());
     Publisher[] publishers = new Publisher[Signal.values().length];
     long[] watermarks = new long[publishers.length];
     for (Signal s : Signal.values()) {
-      Publisher p = new Publisher(dataDir, s, o.node(), in.allocator);
+      Publisher p = new Publisher(dataDir, s, o.node(), in.allocator, files);
       int swept = p.sweepStaging();
       if (swept > 0) {
         LOG.log(Level.INFO, s.dir() + ": removed " + swept + " staging directories left by an earlier run");
@@ -132,7 +150,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       Flusher[] fs = new Flusher[o.shards()];
       java.util.concurrent.locks.ReentrantLock sealLock = new java.util.concurrent.locks.ReentrantLock();
       for (int k = 0; k < fs.length; k++) {
-        fs[k] = new Flusher(s, k, fs.length, depth, p, in.stats, TARGET_BLOCK_BYTES, MAX_BLOCK_AGE, RETRY_AFTER,
+        fs[k] = new Flusher(s, k, fs.length, depth, p, in.stats, TARGET_BLOCK_BYTES, o.blockAge(), RETRY_AFTER,
             resume, in.wal, sealLock);
         Thread t = Thread.ofPlatform().name("flusher-" + s.dir() + "-" + k).uncaughtExceptionHandler(onFatal).unstarted(fs[k]);
         in.threads.add(t);
@@ -173,7 +191,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       Flusher[] fs = shards.get(j.batch().signal());
       Flusher f = fs[(int) Math.floorMod(j.seq(), (long) fs.length)];
       f.slots().acquireUninterruptibly();
-      f.queue().add(j);
+      f.enqueue(j);
     }
     if (replayed.replayed() > 0 || replayed.damaged() > 0 || replayed.rejected() > 0) {
       LOG.log(Level.INFO, "write-ahead log: replayed " + replayed.replayed() + " exports, " + replayed.skipped()
@@ -223,14 +241,20 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     return stats;
   }
 
-  /** How long a read waits for a busy shard's snapshot before using its previous one. */
-  static final Duration SNAPSHOT_WAIT = Duration.ofMillis(250);
+  /**
+   * How long a read waits for a shard's snapshot before using its previous one. A shard answers on
+   * its next turn, or at once from the block it is publishing, so only a shard stuck in one turn
+   * (a single export's append, on a machine starved of CPU) makes a read wait this long.
+   */
+  static final Duration SNAPSHOT_WAIT = Duration.ofSeconds(5);
+  /** How often a waiting read looks for a block under publish that already holds what it needs. */
+  private static final long SEALING_POLL = TimeUnit.MILLISECONDS.toNanos(2);
 
   /**
    * Read-your-writes: a copy of each of the signal's open blocks that holds rows. Every export
-   * acknowledged before this call is in a published block or in one of these (each shard answers on
-   * a turn when its queue is empty); a shard too busy to answer within {@link #SNAPSHOT_WAIT} is
-   * represented by its previous snapshot.
+   * acknowledged before this call is in a published block (listed by the caller after this
+   * returns) or in one of these; a shard that cannot answer within {@link #SNAPSHOT_WAIT} is
+   * represented by its previous snapshot, and that is counted in the stats as a stale read.
    */
   @Override
   public List<Snapshot> snapshot(Signal signal) {
@@ -238,27 +262,45 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     if (fs == null || closed) {
       return List.of();
     }
-    List<java.util.concurrent.CompletableFuture<Snapshot>> asks = new ArrayList<>(fs.length);
+    List<Flusher.SnapshotRequest> asks = new ArrayList<>(fs.length);
     for (Flusher f : fs) {
       asks.add(f.requestSnapshot());
     }
     List<Snapshot> out = new ArrayList<>(fs.length);
     long deadline = System.nanoTime() + SNAPSHOT_WAIT.toNanos();
     for (int i = 0; i < fs.length; i++) {
-      Snapshot s;
-      try {
-        s = asks.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-        s = fs[i].lastSnapshot();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        s = fs[i].lastSnapshot();
-      }
+      Snapshot s = await(signal, fs[i], asks.get(i), deadline);
       if (s != null) {
         out.add(s);
       }
     }
     return out;
+  }
+
+  private Snapshot await(Signal signal, Flusher f, Flusher.SnapshotRequest ask, long deadline) {
+    try {
+      while (true) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          return ask.answer().get(Math.min(left, SEALING_POLL), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          // The shard may be publishing: its sealed block then holds what this read needs.
+          Snapshot s = f.sealingSnapshot(ask);
+          if (s != null) {
+            return s;
+          }
+        }
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      // Never completed exceptionally; fall through to the previous snapshot.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    stats.staleSnapshot(signal);
+    return f.lastSnapshot();
   }
 
   /** A signal's shards (tests reach a flusher's queue through it). */
@@ -316,7 +358,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
         // The export is acknowledged once its frame is written; it is queued inside the log's lock
         // so it is pending before any block can compute a watermark past it.
         try {
-          wal.append(signal.ordinal(), body, 0, length, seq -> f.queue().add(new Job(batch, records, seq, null)));
+          wal.append(signal.ordinal(), body, 0, length, seq -> f.enqueue(new Job(batch, records, seq, null)));
         } catch (IOException e) {
           f.slots().release();
           Decoders.recycle(batch);
@@ -327,7 +369,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
         return new Accepted(records);
       }
       Job job = new Job(batch, records, -1, new Ack());
-      f.queue().add(job);
+      f.enqueue(job);
       // The flusher answers within a block age plus a publish; this bound only guards against a
       // flusher that died without answering (which also stops the process).
       Outcome o = job.ack().await(TimeUnit.MINUTES.toNanos(2));

@@ -24,6 +24,8 @@ public final class Stats {
     public final LongAdder refusedTooLarge = new LongAdder();
     /** Refused by the HTTP receiver before decoding: 415 unsupported content type or encoding. */
     public final LongAdder refusedMediaType = new LongAdder();
+    /** Reads that used a shard's previous snapshot because it did not answer in time (see Ingest.snapshot). */
+    public final LongAdder staleSnapshots = new LongAdder();
   }
 
   private final Map<Signal, Counters> bySignal = new EnumMap<>(Signal.class);
@@ -73,6 +75,10 @@ public final class Stats {
     Counters c = bySignal.get(s);
     c.blocksPublished.increment();
     c.bytesPublished.add(bytes);
+  }
+
+  void staleSnapshot(Signal s) {
+    bySignal.get(s).staleSnapshots.increment();
   }
 
   void publishFailed(Signal s, long records) {

@@ -90,7 +90,7 @@ class FlusherFaultTest {
       Flusher f = flusher(p, null);
       assertThat(f.slots().tryAcquire()).isTrue();
       Job job = new Job(decode(IngestTest.logs(4, "once")), 4, -1, new Ack());
-      f.queue().add(job);
+      f.enqueue(job);
       Thread t = Thread.ofPlatform().start(f);
       Outcome o;
       try {
@@ -117,7 +117,7 @@ class FlusherFaultTest {
         byte[] body = IngestTest.logs(4, "logged");
         Batch b = decode(body);
         f.slots().acquire();
-        wal.append(0, body, 0, body.length, seq -> f.queue().add(new Job(b, 4, seq, null)));
+        wal.append(0, body, 0, body.length, seq -> f.enqueue(new Job(b, 4, seq, null)));
         awaitRetired(wal);
       } finally {
         f.stop();
@@ -156,8 +156,8 @@ class FlusherFaultTest {
       byte[] one = resources(1, "b");
       Batch more = decode(one);
       f.slots().acquire(2);
-      f.queue().add(new Job(full, full.records(), -1, null));
-      long seq = wal.append(0, one, 0, one.length, s -> f.queue().add(new Job(more, 1, s, null)));
+      f.enqueue(new Job(full, full.records(), -1, null));
+      long seq = wal.append(0, one, 0, one.length, s -> f.enqueue(new Job(more, 1, s, null)));
       Thread t = Thread.ofPlatform().start(f);
       try {
         awaitRetired(wal);

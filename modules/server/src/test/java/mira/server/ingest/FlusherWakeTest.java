@@ -32,24 +32,26 @@ class FlusherWakeTest {
           Ingest.MAX_BLOCK_AGE, Ingest.RETRY_AFTER, p.resumeSequence(), null, new ReentrantLock());
       // The flusher is not running yet, so nothing is drained: the worst case of a busy shard
       // while queries keep asking for its open block.
-      CompletableFuture<Snapshot> first = f.requestSnapshot();
-      CompletableFuture<Snapshot> second = f.requestSnapshot();
-      CompletableFuture<Snapshot> third = f.requestSnapshot();
+      CompletableFuture<Snapshot> first = f.requestSnapshot().answer();
+      CompletableFuture<Snapshot> second = f.requestSnapshot().answer();
+      CompletableFuture<Snapshot> third = f.requestSnapshot().answer();
 
       assertThat(f.slots().tryAcquire()).isTrue();
       byte[] body = IngestTest.logs(3, "held");
       Batch b = Decoders.decode(Signal.LOGS, body, 0, body.length, System.currentTimeMillis() * 1_000_000L);
       Job job = new Job(b, b.records(), -1, new Ack());
-      assertThatCode(() -> f.queue().add(job)).doesNotThrowAnyException();
+      assertThatCode(() -> f.enqueue(job)).doesNotThrowAnyException();
+      CompletableFuture<Snapshot> after = f.requestSnapshot().answer();
 
       Thread t = Thread.ofPlatform().name("flusher-test").start(f);
       try {
-        // Every request is answered once the queue is empty, and the export is in the open block.
+        // Every request is answered; the one made after the export was queued holds it.
         for (CompletableFuture<Snapshot> s : java.util.List.of(first, second, third)) {
-          Snapshot snap = s.get(30, TimeUnit.SECONDS);
-          assertThat(snap).isNotNull();
-          assertThat(snap.batch().records()).isEqualTo(3);
+          s.get(30, TimeUnit.SECONDS);
         }
+        Snapshot snap = after.get(30, TimeUnit.SECONDS);
+        assertThat(snap).isNotNull();
+        assertThat(snap.batch().records()).isEqualTo(3);
         assertThat(job.ack().await(TimeUnit.SECONDS.toNanos(30))).isInstanceOf(Accepted.class);
       } finally {
         f.stop();

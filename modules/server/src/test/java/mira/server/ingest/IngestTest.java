@@ -49,7 +49,7 @@ class IngestTest {
       // throws inside the flusher's loop.
       Flusher f = in.flushers(Signal.LOGS)[0];
       assertThat(f.slots().tryAcquire()).isTrue();
-      f.queue().add(new Job(null, 1, -1, null));
+      f.enqueue(new Job(null, 1, -1, null));
       assertThat(died.get(30, java.util.concurrent.TimeUnit.SECONDS))
           .startsWith("flusher-logs-0: ").contains("NullPointerException");
     }
