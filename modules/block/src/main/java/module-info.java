@@ -4,6 +4,7 @@
  */
 module mira.block {
   requires transitive mira.proto;
+  requires transitive mira.fs;
   requires transitive org.apache.arrow.vector;
   requires transitive org.apache.arrow.memory.core;
   // Arrow picks its allocation manager by reflection (Class.forName), which finds a module only if

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
+import mira.fs.Fs;
 
 /**
  * An append-only log of opaque bodies on a fixed number of channels (Mira uses one per signal).
@@ -58,7 +58,7 @@ public final class Wal implements AutoCloseable {
   private final int channels;
   private final int maxBody;
   private final long segmentBytes;
-  private final SegmentFiles files;
+  private final Fs files;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Segment> segments = new ArrayList<>();
   private final TreeSet<Long>[] pending;
@@ -66,13 +66,25 @@ public final class Wal implements AutoCloseable {
   /** Segments rolled away from and not yet fsynced (see {@link #roll}). */
   private final List<FileChannel> unsynced = new ArrayList<>();
   private boolean dirDirty;
+  /**
+   * The first failed fsync, or null. Once an fsync fails, Linux may already have dropped the dirty
+   * pages it could not write and cleared the error, so a later fsync that succeeds proves nothing
+   * about them: every frame appended before the failure counts as never durable. Appends are
+   * refused until all of those frames are retired by durable blocks; then the log rolls to a fresh
+   * segment and acknowledges again (see {@link #sync}).
+   */
+  private IOException syncFailure;
+  /** Frames below this sequence were written before {@link #syncFailure}. */
+  private long failedBelow;
+  /** Segments written before the failure: never forced again, closed once retired. */
+  private final List<FileChannel> poisoned = new ArrayList<>();
   private long currentBytes;
   private long next;
   private long bytes;
   private volatile boolean closed;
 
   @SuppressWarnings("unchecked")
-  private Wal(Path dir, int channels, int maxBody, long segmentBytes, SegmentFiles files) {
+  private Wal(Path dir, int channels, int maxBody, long segmentBytes, Fs files) {
     this.dir = dir;
     this.files = files;
     this.channels = channels;
@@ -99,16 +111,22 @@ public final class Wal implements AutoCloseable {
   /** As {@link #open(Path, int, int, long[], Replay)} with a chosen segment size (tests). */
   static Opened open(Path dir, int channels, int maxBody, long[] watermarks, Replay replay, long segmentBytes)
       throws IOException {
-    return open(dir, channels, maxBody, watermarks, replay, segmentBytes, SegmentFiles.REAL);
+    return open(dir, channels, maxBody, watermarks, replay, segmentBytes, Fs.REAL);
   }
 
-  /** As {@link #open(Path, int, int, long[], Replay, long)} opening segments through {@code files} (tests). */
+  /** As {@link #open(Path, int, int, long[], Replay)}, writing through {@code files} (tests inject faults there). */
+  public static Opened open(Path dir, int channels, int maxBody, long[] watermarks, Replay replay, Fs files)
+      throws IOException {
+    return open(dir, channels, maxBody, watermarks, replay, SEGMENT_BYTES, files);
+  }
+
+  /** As {@link #open(Path, int, int, long[], Replay, long)} writing through {@code files} (tests). */
   static Opened open(Path dir, int channels, int maxBody, long[] watermarks, Replay replay, long segmentBytes,
-      SegmentFiles files) throws IOException {
+      Fs files) throws IOException {
     if (watermarks.length != channels) {
       throw new IllegalArgumentException(watermarks.length + " watermarks for " + channels + " channels");
     }
-    Files.createDirectories(dir);
+    files.createDirectoriesDurably(dir);
     Wal w = new Wal(dir, channels, maxBody, segmentBytes, files);
     Replayed r = w.recover(watermarks, replay);
     w.roll();
@@ -180,12 +198,10 @@ public final class Wal implements AutoCloseable {
 
   private Replayed recover(long[] watermarks, Replay replay) throws IOException {
     List<Long> firsts = new ArrayList<>();
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "*.wal")) {
-      for (Path p : s) {
-        long first = Segment.parse(p.getFileName().toString());
-        if (first >= 0) {
-          firsts.add(first);
-        }
+    for (Path p : files.list(dir, "*.wal")) {
+      long first = Segment.parse(p.getFileName().toString());
+      if (first >= 0) {
+        firsts.add(first);
       }
     }
     firsts.sort(null);
@@ -282,9 +298,7 @@ public final class Wal implements AutoCloseable {
   }
 
   private void fsyncDir() throws IOException {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    }
+    files.fsyncDir(dir);
   }
 
   /**
@@ -302,6 +316,11 @@ public final class Wal implements AutoCloseable {
     try {
       if (closed) {
         throw new WalException("the write-ahead log is closed", null);
+      }
+      if (syncFailure != null) {
+        throw new WalException("the write-ahead log could not be made durable (fsync failed: "
+            + syncFailure.getMessage() + "); exports are refused until the " + pendingBelow(failedBelow)
+            + " exports it held before the failure are stored in blocks", syncFailure);
       }
       long seq;
       try {
@@ -406,24 +425,60 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  /** A failed sync leaves what it had not finished for the next one to retry. */
-  private void requeue(List<FileChannel> rolled, boolean dir) {
+  /** Frames of every channel still pending below {@code seq} (lock held). */
+  private int pendingBelow(long seq) {
+    int n = 0;
+    for (TreeSet<Long> p : pending) {
+      n += p.headSet(seq).size();
+    }
+    return n;
+  }
+
+  /**
+   * Records the first failed fsync (lock held by the caller or not; takes it): every segment
+   * written so far is poisoned and appends stop until {@link #sync} heals the log.
+   */
+  private void failed(IOException e, List<FileChannel> rolled, FileChannel cur) {
     lock.lock();
     try {
-      unsynced.addAll(0, rolled);
-      dirDirty |= dir;
+      if (syncFailure == null) {
+        syncFailure = e;
+        failedBelow = next;
+      }
+      for (FileChannel c : rolled) {
+        if (!poisoned.contains(c)) {
+          poisoned.add(c);
+        }
+      }
+      if (cur != null && !poisoned.contains(cur)) {
+        poisoned.add(cur);
+      }
+      dirDirty = true;
     } finally {
       lock.unlock();
     }
   }
 
-  /** Makes everything appended so far durable: fsyncs the segments written since the last sync. */
+  /**
+   * Makes everything appended so far durable: fsyncs the segments written since the last sync.
+   *
+   * <p>A failed fsync is not retried on the same segment (see {@link #syncFailure}): the log stops
+   * accepting appends and throws the failure. Each later call checks whether every frame written
+   * before the failure has been retired by a durable block; once so, it rolls to a new segment,
+   * closes the poisoned ones unforced (their frames are all in blocks, so {@link #reclaim} deletes
+   * them), fsyncs the directory, and appends are accepted again. Until then it returns quietly.
+   *
+   * @throws IOException the fsync that failed, when this call's fsync failed
+   */
   public void sync() throws IOException {
     FileChannel c;
     List<FileChannel> rolled;
     boolean dir;
     lock.lock();
     try {
+      if (syncFailure != null && !heal()) {
+        return;
+      }
       c = current;
       rolled = new ArrayList<>(unsynced);
       unsynced.clear();
@@ -432,25 +487,65 @@ public final class Wal implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    for (int i = 0; i < rolled.size(); i++) {
-      try {
-        rolled.get(i).force(false);
-        rolled.get(i).close();
-      } catch (IOException e) {
-        requeue(rolled.subList(i, rolled.size()), dir);
-        throw e;
+    try {
+      for (FileChannel r : rolled) {
+        r.force(false);
       }
-    }
-    if (dir) {
-      try {
+      if (dir) {
         fsyncDir();
-      } catch (IOException e) {
-        requeue(List.of(), true);
-        throw e;
+      }
+      if (c != null && c.isOpen()) {
+        c.force(false);
+      }
+    } catch (IOException e) {
+      failed(e, rolled, c);
+      throw e;
+    }
+    for (FileChannel r : rolled) {
+      r.close();
+    }
+  }
+
+  /**
+   * With the lock held and the log failed: if no frame from before the failure is pending, starts
+   * a new segment and lets the poisoned ones go. True if the log is healed.
+   */
+  private boolean heal() {
+    if (pendingBelow(failedBelow) > 0 || closed) {
+      return false;
+    }
+    try {
+      FileChannel old = current;
+      roll();
+      // roll() queued the old segment for a force: it is poisoned, never forced again.
+      unsynced.remove(old);
+      if (!poisoned.contains(old)) {
+        poisoned.add(old);
+      }
+    } catch (IOException e) {
+      return false;
+    }
+    for (FileChannel p : poisoned) {
+      unsynced.remove(p);
+      try {
+        p.close();
+      } catch (IOException ignored) {
+        // Closing a segment no frame of which is needed: nothing to lose.
       }
     }
-    if (c != null && c.isOpen()) {
-      c.force(false);
+    poisoned.clear();
+    syncFailure = null;
+    dirDirty = true;
+    return true;
+  }
+
+  /** The fsync failure that stopped appends, or null while the log accepts them. */
+  public String failure() {
+    lock.lock();
+    try {
+      return syncFailure == null ? null : syncFailure.getMessage();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -484,7 +579,7 @@ public final class Wal implements AutoCloseable {
     // crash is on disk but was never in bytes()).
     long freed = 0;
     for (Segment s : doomed) {
-      Files.deleteIfExists(s.path);
+      files.delete(s.path);
       freed += s.bytes;
     }
     if (!doomed.isEmpty()) {
@@ -538,16 +633,25 @@ public final class Wal implements AutoCloseable {
         return;
       }
       closed = true;
+      for (FileChannel p : poisoned) {
+        unsynced.remove(p);
+        p.close();
+      }
+      boolean failed = syncFailure != null;
       for (FileChannel r : unsynced) {
         r.force(false);
         r.close();
       }
       unsynced.clear();
       if (current != null) {
-        current.force(false);
+        if (!failed) {
+          current.force(false);
+        }
         current.close();
       }
-      fsyncDir();
+      if (!failed) {
+        fsyncDir();
+      }
     } finally {
       lock.unlock();
     }

@@ -10,12 +10,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import mira.block.publish.Publisher;
+import mira.fs.Fs;
 import mira.block.read.CorruptBlockException;
 import mira.block.read.MappedBlockReader;
 import mira.block.publish.TableWriter;
@@ -54,6 +53,12 @@ public final class Compactor {
    */
   public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, ColdFormat format, BufferAllocator allocator)
       throws IOException {
+    return sweep(dataDir, nodeHex, nowNanos, format, allocator, Fs.REAL);
+  }
+
+  /** As {@link #sweep(Path, String, long, ColdFormat, BufferAllocator)}, writing through {@code files}. */
+  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, ColdFormat format, BufferAllocator allocator,
+      Fs files) throws IOException {
     // Hot blocks first, oldest first; then cold blocks written in another format than the one
     // asked for (the setting changed, or they predate formats), so a change of retention.cold_format
     // reaches every block in time.
@@ -88,7 +93,7 @@ public final class Compactor {
           LOG.log(System.Logger.Level.WARNING, "not compacting damaged block " + r.dir() + ": " + damage);
           continue;
         }
-        compact(r.dir(), nodeHex, format, allocator);
+        compact(r.dir(), nodeHex, format, allocator, files);
         done.add(r.dir());
       } catch (NoSuchFileException e) {
         // Retention removed it meanwhile.
@@ -129,23 +134,24 @@ public final class Compactor {
    * form first, so the block ends in one format.
    */
   public static void compact(Path blockDir, String nodeHex, ColdFormat format, BufferAllocator parent) throws IOException {
-    List<Path> tables = new ArrayList<>();
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(blockDir, "*.arrow")) {
-      for (Path p : s) {
-        tables.add(p);
-      }
-    }
+    compact(blockDir, nodeHex, format, parent, Fs.REAL);
+  }
+
+  /** As {@link #compact(Path, String, ColdFormat, BufferAllocator)}, writing through {@code files}. */
+  public static void compact(Path blockDir, String nodeHex, ColdFormat format, BufferAllocator parent, Fs files)
+      throws IOException {
+    List<Path> tables = new ArrayList<>(files.list(blockDir, "*.arrow"));
     tables.sort(null);
     // A cold block being rewritten in another format stops being cold first: a crash part-way then
     // leaves a block the next sweep compacts again, never one whose marker names the wrong format.
     Path marker = blockDir.resolve(ColdMarker.FILE);
-    if (Files.deleteIfExists(marker)) {
-      Publisher.fsyncDir(blockDir);
+    if (files.delete(marker)) {
+      files.fsyncDir(blockDir);
     }
     try (BufferAllocator allocator = parent.newChildAllocator("compact " + blockDir.getFileName(), 0, Long.MAX_VALUE)) {
       for (Path table : tables) {
         Path staged = table.resolveSibling(table.getFileName() + "." + nodeHex + ".cold");
-        Files.deleteIfExists(staged);
+        files.delete(staged);
         try (FileChannel ch = FileChannel.open(table, StandardOpenOption.READ);
             ArrowFileReader r = new ArrowFileReader(ch, allocator, ZstdCodec.FACTORY)) {
           VectorSchemaRoot root = r.getVectorSchemaRoot();
@@ -162,25 +168,30 @@ public final class Compactor {
           try (VectorSchemaRoot plain = ColdLayout.undo(root.getSchema(), root, allocator)) {
             if (format == ColdFormat.MIRA) {
               try (VectorSchemaRoot cold = ColdLayout.apply(plain, allocator)) {
-                TableWriter.writeRoot(cold, dicts, staged, ZstdCodec.FACTORY);
+                TableWriter.writeRoot(cold, dicts, staged, ZstdCodec.FACTORY, files);
               }
             } else {
-              TableWriter.writeRoot(plain, dicts, staged, ZstdCodec.STANDARD);
+              TableWriter.writeRoot(plain, dicts, staged, ZstdCodec.STANDARD, files);
             }
           }
         } catch (IOException | RuntimeException e) {
-          Files.deleteIfExists(staged);
+          try {
+            files.delete(staged);
+          } catch (IOException cleanup) {
+            e.addSuppressed(cleanup);
+          }
           throw e;
         }
         // Replace by rename: a reader with the old file mapped keeps reading the old inode.
-        Files.move(staged, table, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        files.replace(staged, table);
       }
-      try (FileChannel m = FileChannel.open(marker, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      // The renames must be durable before the marker can say the block is cold.
+      files.fsyncDir(blockDir);
+      try (FileChannel m = files.openWrite(marker)) {
         m.write(ByteBuffer.wrap(format.name().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII)));
         m.force(true);
       }
-      Publisher.fsyncDir(blockDir);
+      files.fsyncDir(blockDir);
     }
   }
 }

@@ -98,8 +98,8 @@ final class SidecarFile {
   }
 
   /** Writes {@code bytes} to {@code file}, which must not exist, and fsyncs it. */
-  static void write(Path file, byte[] bytes) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+  static void write(Path file, byte[] bytes, mira.fs.Fs fs) throws IOException {
+    try (FileChannel ch = fs.create(file)) {
       ByteBuffer b = ByteBuffer.wrap(bytes);
       while (b.hasRemaining()) {
         ch.write(b);

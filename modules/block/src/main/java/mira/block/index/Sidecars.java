@@ -25,21 +25,21 @@ public final class Sidecars {
    *
    * @return the names of the files written
    */
-  public static List<String> write(Batch batch, Path dir) throws IOException {
+  public static List<String> write(Batch batch, Path dir, mira.fs.Fs fs) throws IOException {
     List<String> written = new ArrayList<>(3);
     byte[] trace = build(TraceIndex.FILE, batch, Kind.TRACE);
     if (trace != null) {
-      SidecarFile.write(dir.resolve(TraceIndex.FILE), trace);
+      SidecarFile.write(dir.resolve(TraceIndex.FILE), trace, fs);
       written.add(TraceIndex.FILE);
     }
     byte[] attr = build(AttrIndex.FILE, batch, Kind.ATTR);
     if (attr != null) {
-      SidecarFile.write(dir.resolve(AttrIndex.FILE), attr);
+      SidecarFile.write(dir.resolve(AttrIndex.FILE), attr, fs);
       written.add(AttrIndex.FILE);
     }
     byte[] zone = build(ZoneIndex.FILE, batch, Kind.ZONE);
     if (zone != null) {
-      SidecarFile.write(dir.resolve(ZoneIndex.FILE), zone);
+      SidecarFile.write(dir.resolve(ZoneIndex.FILE), zone, fs);
       written.add(ZoneIndex.FILE);
     }
     return written;

@@ -14,6 +14,7 @@ import mira.block.catalog.BlockName;
 import mira.block.index.Sidecars;
 import mira.block.table.Batch;
 import mira.block.table.Table;
+import mira.fs.Fs;
 import mira.proto.wire.Signal;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -35,25 +36,25 @@ public final class Publisher {
   private final Signal signal;
   private final int node;
   private final BufferAllocator allocator;
-  private final PublishFiles files;
+  private final Fs files;
 
   /**
    * @param dataDir the data directory (already checked)
    * @param allocator parent of the allocators used while writing; owned by the caller
    */
   public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator) throws IOException {
-    this(dataDir, signal, node, allocator, PublishFiles.REAL);
+    this(dataDir, signal, node, allocator, Fs.REAL);
   }
 
   /** As {@link #Publisher(Path, Signal, String, BufferAllocator)}, through {@code files} (tests inject faults). */
-  public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator, PublishFiles files)
+  public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator, Fs files)
       throws IOException {
     this.files = files;
     this.signalDir = dataDir.resolve(signal.dir());
     this.signal = signal;
     this.node = BlockName.nodeId(node);
     this.allocator = allocator;
-    Files.createDirectories(signalDir.resolve(STAGING));
+    files.createDirectoriesDurably(signalDir.resolve(STAGING));
   }
 
   public Signal signal() {
@@ -96,10 +97,10 @@ public final class Publisher {
     try {
       for (Table t : batch.tables()) {
         if (t.rows() > 0) {
-          TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator);
+          TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator, files);
         }
       }
-      Sidecars.write(batch, staging);
+      Sidecars.write(batch, staging, files);
       files.fsyncDir(staging);
       files.createDirectories(target.getParent());
       if (Files.exists(target)) {
@@ -189,21 +190,9 @@ public final class Publisher {
     return n;
   }
 
-  /** fsync of a directory: persists the entries in it (Linux allows it on a read-only descriptor). */
-  public static void fsyncDir(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    }
-  }
-
-  static void deleteTree(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+  private void deleteTree(Path root) {
+    try {
+      files.deleteTree(root);
     } catch (IOException e) {
       // Best effort: a leftover staging directory is removed at the next boot.
     }

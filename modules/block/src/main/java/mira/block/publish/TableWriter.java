@@ -51,10 +51,10 @@ public final class TableWriter {
    *
    * @return bytes written
    */
-  public static long write(Table table, int rows, Path file, BufferAllocator parent) throws IOException {
+  public static long write(Table table, int rows, Path file, BufferAllocator parent, mira.fs.Fs fs) throws IOException {
     try (BufferAllocator allocator = parent.newChildAllocator("write " + table.file(), 0, Long.MAX_VALUE);
         Loaded loaded = load(table, rows, allocator)) {
-      return writeRoot(loaded.root(), loaded.dictionaries(), file, null);
+      return writeRoot(loaded.root(), loaded.dictionaries(), file, null, fs);
     }
   }
 
@@ -131,8 +131,8 @@ public final class TableWriter {
    * @return bytes written
    */
   public static long writeRoot(VectorSchemaRoot root, DictionaryProvider provider, Path file,
-      org.apache.arrow.vector.compression.CompressionCodec.Factory zstd) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      org.apache.arrow.vector.compression.CompressionCodec.Factory zstd, mira.fs.Fs fs) throws IOException {
+    try (FileChannel ch = fs.create(file)) {
       CrcChannel crc = new CrcChannel(ch);
       Map<String, String> meta = new HashMap<>();
       // ArrowFileWriter keeps this map and reads it when it writes the footer in end().

@@ -6,13 +6,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.OptionalLong;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 import mira.block.catalog.BlockName;
-import mira.block.publish.Publisher;
+import mira.fs.Fs;
 import mira.proto.wire.Signal;
 
 /**
@@ -34,6 +32,11 @@ public final class Retention {
    * partition directory left empty, and empties the trash (including what a crash left there).
    */
   public static Swept sweep(Path dataDir, long cutoffNanos) throws IOException {
+    return sweep(dataDir, cutoffNanos, Fs.REAL);
+  }
+
+  /** As {@link #sweep(Path, long)}, through {@code files} (tests inject faults). */
+  public static Swept sweep(Path dataDir, long cutoffNanos, Fs files) throws IOException {
     int blocks = 0;
     long bytes = 0;
     for (Signal s : Signal.values()) {
@@ -42,57 +45,67 @@ public final class Retention {
         continue;
       }
       Path trash = signalDir.resolve(TRASH);
-      Files.createDirectories(trash);
+      files.createDirectories(trash);
       boolean moved = false;
-      try (DirectoryStream<Path> parts = Files.newDirectoryStream(signalDir, "p=*")) {
-        for (Path p : parts) {
-          OptionalLong start = BlockName.partitionStart(p.getFileName().toString());
-          // A partition's blocks start within its hour; none can be expired if the hour starts after the cutoff.
-          if (start.isEmpty() || start.getAsLong() > cutoffNanos) {
-            continue;
-          }
-          boolean empty = true;
-          try (DirectoryStream<Path> bs = Files.newDirectoryStream(p)) {
-            for (Path b : bs) {
-              Optional<BlockName> n = BlockName.parse(b.getFileName().toString());
-              if (n.isEmpty() || n.get().maxTime() >= cutoffNanos) {
-                empty = false;
-                continue;
-              }
-              long size = size(b);
-              try {
-                Files.move(b, trash.resolve(b.getFileName()), StandardCopyOption.ATOMIC_MOVE);
-                blocks++;
-                bytes += size;
-                moved = true;
-              } catch (NoSuchFileException | FileAlreadyExistsException e) {
-                // Another node sharing the directory got there first.
-              }
+      boolean removed = false;
+      for (Path p : files.list(signalDir, "p=*")) {
+        OptionalLong start = BlockName.partitionStart(p.getFileName().toString());
+        // A partition's blocks start within its hour; none can be expired if the hour starts after the cutoff.
+        if (start.isEmpty() || start.getAsLong() > cutoffNanos) {
+          continue;
+        }
+        boolean empty = true;
+        boolean movedHere = false;
+        try {
+          for (Path b : files.list(p, "*")) {
+            Optional<BlockName> n = BlockName.parse(b.getFileName().toString());
+            if (n.isEmpty() || n.get().maxTime() >= cutoffNanos) {
+              empty = false;
+              continue;
             }
-          } catch (NoSuchFileException e) {
-            continue;
-          }
-          if (empty) {
+            long size = size(b);
             try {
-              Files.deleteIfExists(p);
-            } catch (IOException e) {
-              // Not empty after all (a block was published into it meanwhile): keep it.
+              files.rename(b, trash.resolve(b.getFileName()));
+              blocks++;
+              bytes += size;
+              moved = true;
+              movedHere = true;
+            } catch (NoSuchFileException | FileAlreadyExistsException e) {
+              // Another node sharing the directory got there first.
             }
+          }
+        } catch (NoSuchFileException e) {
+          continue;
+        }
+        if (movedHere) {
+          // The blocks' names leave the catalogue durably (the rename's source directory).
+          files.fsyncDir(p);
+        }
+        if (empty) {
+          try {
+            removed |= files.delete(p);
+          } catch (IOException e) {
+            // Not empty after all (a block was published into it meanwhile): keep it.
           }
         }
       }
       if (moved) {
-        Publisher.fsyncDir(signalDir);
+        files.fsyncDir(trash);
       }
-      emptyTrash(trash);
+      if (removed) {
+        files.fsyncDir(signalDir);
+      }
+      emptyTrash(trash, files);
     }
     return new Swept(blocks, bytes);
   }
 
-  private static void emptyTrash(Path trash) throws IOException {
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(trash)) {
-      for (Path b : s) {
-        deleteTree(b);
+  private static void emptyTrash(Path trash, Fs files) throws IOException {
+    for (Path b : files.list(trash, "*")) {
+      try {
+        files.deleteTree(b);
+      } catch (NoSuchFileException e) {
+        // Deleted by another node.
       }
     }
   }
@@ -108,16 +121,6 @@ public final class Retention {
       return n;
     } catch (NoSuchFileException e) {
       return 0;
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (NoSuchFileException e) {
-      // Deleted by another node.
     }
   }
 }

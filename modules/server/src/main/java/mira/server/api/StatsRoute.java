@@ -70,6 +70,12 @@ public final class StatsRoute {
       }
       g.writeEndObject();
       g.writeStringField("wal_bytes", Long.toString(ingest.walBytes()));
+      String walFailure = ingest.walFailure();
+      if (walFailure == null) {
+        g.writeNullField("wal_failure");
+      } else {
+        g.writeStringField("wal_failure", walFailure);
+      }
       if (retention != null) {
         g.writeObjectFieldStart("retention");
         g.writeStringField("ttl_ms", Long.toString(retention.ttl().toMillis()));

@@ -118,11 +118,11 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
    *     no longer store anything behind a green probe
    */
   public static Ingest start(Path dataDir, Options o, Thread.UncaughtExceptionHandler onFatal) throws IOException {
-    return start(dataDir, o, mira.block.publish.PublishFiles.REAL, onFatal);
+    return start(dataDir, o, mira.fs.Fs.REAL, onFatal);
   }
 
-  /** As {@link #start(Path, Options, Thread.UncaughtExceptionHandler)}, publishing through {@code files} (tests). */
-  static Ingest start(Path dataDir, Options o, mira.block.publish.PublishFiles files, Thread.UncaughtExceptionHandler onFatal)
+  /** As {@link #start(Path, Options, Thread.UncaughtExceptionHandler)}, writing the log and blocks through {@code files} (tests). */
+  static Ingest start(Path dataDir, Options o, mira.fs.Fs files, Thread.UncaughtExceptionHandler onFatal)
       throws IOException {
     Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait());
     int depth = Math.max(1, (o.queueTotal() + o.shards() - 1) / o.shards());
@@ -140,7 +140,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     if (o.wal()) {
       Path walDir = dataDir.resolve("wal").resolve(mira.block.catalog.BlockName.nodeHex(mira.block.catalog.BlockName.nodeId(o.node())));
       in.replays = new ArrayList<>();
-      Wal.Opened opened = Wal.open(walDir, publishers.length, o.maxRequestBytes(), watermarks, in::keepReplayed);
+      Wal.Opened opened = Wal.open(walDir, publishers.length, o.maxRequestBytes(), watermarks, in::keepReplayed, files);
       in.wal = opened.wal();
       in.replayed = opened.replayed();
     }
@@ -209,7 +209,12 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     while (!closed) {
       try {
         Thread.sleep(WAL_SYNC.toMillis());
+        boolean wasFailed = wal.failure() != null;
         wal.sync();
+        if (wasFailed && wal.failure() == null) {
+          LOG.log(Level.INFO, "write-ahead log: every export held before the failed fsync is in a block; "
+              + "acknowledging again on a new segment");
+        }
         if (System.nanoTime() - lastReclaim >= WAL_RECLAIM.toNanos()) {
           wal.reclaim();
           lastReclaim = System.nanoTime();
@@ -217,7 +222,8 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (IOException e) {
-        LOG.log(Level.WARNING, "write-ahead log sync failed (retrying): " + e.getMessage());
+        LOG.log(Level.ERROR, "write-ahead log fsync failed: " + e.getMessage() + "; exports are refused (retry) "
+            + "until every export the log held is stored in a block, then the log starts a new segment");
       }
     }
   }
@@ -225,6 +231,11 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
   /** What opening the write-ahead log replayed (null without a log). */
   public Replayed replayed() {
     return replayed;
+  }
+
+  /** Why the write-ahead log refuses appends (a failed fsync), or null. */
+  public String walFailure() {
+    return wal == null ? null : wal.failure();
   }
 
   /** Bytes held by the write-ahead log (0 without one). */
@@ -363,7 +374,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
           f.slots().release();
           Decoders.recycle(batch);
           stats.publishFailed(signal, 0);
-          return new Retry("the write-ahead log cannot be written (" + e.getMessage() + "); retry", RETRY_AFTER);
+          return new Retry(e.getMessage() + "; retry", RETRY_AFTER);
         }
         stats.accepted(signal, records, 1);
         return new Accepted(records);

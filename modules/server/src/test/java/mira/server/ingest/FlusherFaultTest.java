@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import mira.block.Decoders;
-import mira.block.publish.PublishFiles;
+import mira.fs.Fs;
 import mira.block.publish.Publisher;
 import mira.block.table.Batch;
 import mira.proto.wire.Signal;
@@ -34,7 +34,7 @@ class FlusherFaultTest {
   @TempDir Path data;
 
   /** Real directory operations, except that the listed fsyncs of a directory (1-based) throw. */
-  static final class FailingFsyncs implements PublishFiles {
+  static final class FailingFsyncs implements Fs {
     private final List<Integer> failAt;
     final AtomicInteger fsyncs = new AtomicInteger();
     volatile int renames;
@@ -48,12 +48,12 @@ class FlusherFaultTest {
       if (failAt.contains(fsyncs.incrementAndGet())) {
         throw new IOException("injected: EIO on fsync #" + fsyncs.get() + " of " + dir.getFileName());
       }
-      PublishFiles.super.fsyncDir(dir);
+      Fs.super.fsyncDir(dir);
     }
 
     @Override
     public void rename(Path from, Path to) throws IOException {
-      PublishFiles.super.rename(from, to);
+      Fs.super.rename(from, to);
       renames++;
     }
   }
@@ -86,6 +86,8 @@ class FlusherFaultTest {
     // fsync #1 is the staging directory, #2 the partition after the rename.
     FailingFsyncs files = new FailingFsyncs(2);
     try (RootAllocator a = new RootAllocator()) {
+      // Made beforehand, so the fsyncs counted are the publishes' (the publisher syncs directories it creates).
+      Files.createDirectories(data.resolve(Signal.LOGS.dir()).resolve(Publisher.STAGING));
       Publisher p = new Publisher(data, Signal.LOGS, "n1", a, files);
       Flusher f = flusher(p, null);
       assertThat(f.slots().tryAcquire()).isTrue();
@@ -110,6 +112,8 @@ class FlusherFaultTest {
     FailingFsyncs files = new FailingFsyncs(2);
     try (RootAllocator a = new RootAllocator();
         Wal wal = Wal.open(data.resolve("wal"), 3, 1 << 20, new long[3], (c, s, b) -> true).wal()) {
+      // Made beforehand, so the fsyncs counted are the publishes' (the publisher syncs directories it creates).
+      Files.createDirectories(data.resolve(Signal.LOGS.dir()).resolve(Publisher.STAGING));
       Publisher p = new Publisher(data, Signal.LOGS, "n1", a, files);
       Flusher f = flusher(p, wal);
       Thread t = Thread.ofPlatform().start(f);
@@ -149,6 +153,8 @@ class FlusherFaultTest {
     FailingFsyncs files = new FailingFsyncs(1);
     try (RootAllocator a = new RootAllocator();
         Wal wal = Wal.open(data.resolve("wal"), 3, 16 << 20, new long[3], (c, s, b) -> true).wal()) {
+      // Made beforehand, so the fsyncs counted are the publishes' (the publisher syncs directories it creates).
+      Files.createDirectories(data.resolve(Signal.LOGS.dir()).resolve(Publisher.STAGING));
       Publisher p = new Publisher(data, Signal.LOGS, "n1", a, files);
       Flusher f = flusher(p, wal);
       // The first export fills the block's resource id space; the second needs one more id.

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import mira.block.publish.PublishFiles;
+import mira.fs.Fs;
 import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
 import mira.server.ingest.IngestSink.Accepted;
@@ -50,7 +50,7 @@ class ReadYourWritesStressTest {
    */
   @Test
   void slowPublishesNeverHideAcknowledgedRecords() throws Exception {
-    PublishFiles slow = new PublishFiles() {
+    Fs slow = new Fs() {
       @Override
       public void rename(Path from, Path to) throws java.io.IOException {
         try {
@@ -58,17 +58,17 @@ class ReadYourWritesStressTest {
         } catch (InterruptedException e) {
           throw new java.io.InterruptedIOException();
         }
-        PublishFiles.super.rename(from, to);
+        Fs.super.rename(from, to);
       }
     };
     run(true, slow, 8, 10);
   }
 
   private void run(boolean wal) throws Exception {
-    run(wal, PublishFiles.REAL, 20, 50);
+    run(wal, Fs.REAL, 20, 50);
   }
 
-  private void run(boolean wal, PublishFiles files, int minBlocks, int minAnswers) throws Exception {
+  private void run(boolean wal, Fs files, int minBlocks, int minAnswers) throws Exception {
     AtomicReference<Throwable> fatal = new AtomicReference<>();
     Ingest.Options o = new Ingest.Options("n1", 2, 64, wal, 16 << 20, Ingest.ADMIT_WAIT)
         .withBlockAge(Duration.ofMillis(25));
