@@ -286,15 +286,21 @@ public final class FaultyFs implements Fs {
       }
     }
     // Changes journalled under a moved directory now live under its new name (and move back with
-    // it when a power cut undoes the move).
+    // it when a power cut undoes the move). A change of the moved entry itself keeps the old name:
+    // it happened to that name (a mkdir of a staging directory that is later renamed undoes the
+    // staging name, never the block the rename made).
     for (int i = 0; i < pending.size(); i++) {
       Change c = pending.get(i);
-      pending.set(i, new Change(c.op(), under(c.path(), from, to), under(c.from(), from, to), under(c.dir(), from, to),
+      pending.set(i, new Change(c.op(), inside(c.path(), from, to), inside(c.from(), from, to), atOrInside(c.dir(), from, to),
           c.grave()));
     }
   }
 
-  private static Path under(Path p, Path from, Path to) {
+  private static Path inside(Path p, Path from, Path to) {
+    return p != null && p.startsWith(from) && !p.equals(from) ? to.resolve(from.relativize(p)) : p;
+  }
+
+  private static Path atOrInside(Path p, Path from, Path to) {
     return p != null && p.startsWith(from) ? to.resolve(from.relativize(p)) : p;
   }
 

@@ -99,6 +99,27 @@ class FaultyFsTest {
   }
 
   @Test
+  void aDurableRenameKeepsADirectoryWhoseOwnMkdirWasNeverSynced() throws Exception {
+    FaultyFs fs = fs();
+    Path stagingRoot = root().resolve(".staging");
+    fs.createDirectory(stagingRoot);
+    fs.fsyncDir(root());
+    Path staging = stagingRoot.resolve("b");
+    fs.createDirectory(staging);
+    try (FileChannel ch = fs.create(staging.resolve("t"))) {
+      write(ch, "rows");
+      ch.force(true);
+    }
+    fs.fsyncDir(staging);
+    Path target = root().resolve("b");
+    fs.rename(staging, target);
+    fs.fsyncDir(root());
+    fs.losePower();
+    assertThat(Files.readString(target.resolve("t"))).isEqualTo("rows");
+    assertThat(staging).doesNotExist();
+  }
+
+  @Test
   void aDeleteIsUndoneUntilItsDirectoryIsSynced() throws Exception {
     Path f = root().resolve("a");
     Files.createDirectories(root());
