@@ -66,6 +66,7 @@ public final class FaultyFs implements Fs {
     }
   }
 
+  /** {@code op} null: the n-th call of any kind. */
   private record Plan(Op op, int nth, Failure failure, boolean sticky) {}
 
   /** A name change not yet durable, and how to undo it. */
@@ -94,6 +95,12 @@ public final class FaultyFs implements Fs {
   /** Fails the {@code nth} (1-based) call of {@code op} with {@code failure}, once. */
   public synchronized FaultyFs fail(Op op, int nth, Failure failure) {
     plans.add(new Plan(op, nth, failure, false));
+    return this;
+  }
+
+  /** Fails the {@code nth} (1-based) call of whatever kind it is, once. */
+  public synchronized FaultyFs failCall(int nth, Failure failure) {
+    plans.add(new Plan(null, nth, failure, false));
     return this;
   }
 
@@ -141,7 +148,8 @@ public final class FaultyFs implements Fs {
       throw new PowerCut(op, calls);
     }
     for (Plan p : plans) {
-      if (p.op() == op && (p.sticky() ? n >= p.nth() : n == p.nth())) {
+      boolean hit = p.op() == null ? calls == p.nth() : p.op() == op && (p.sticky() ? n >= p.nth() : n == p.nth());
+      if (hit) {
         if (p.failure() == Failure.SHORT_WRITE && op == Op.WRITE) {
           return p.failure();
         }
