@@ -120,6 +120,9 @@ final class GrpcExport implements ServerCallHandler<GrpcExport.Request, byte[]> 
         close(Status.INVALID_ARGUMENT.withDescription("Export is unary; the call sent more than one request message"),
             new Metadata());
       } else if (request.refusal() != null) {
+        if (request.refusal().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+          sink.refusedAtReceiver(signal, 413);
+        }
         close(request.refusal(), new Metadata());
       } else {
         export(request);
@@ -143,6 +146,8 @@ final class GrpcExport implements ServerCallHandler<GrpcExport.Request, byte[]> 
           ? "request message exceeds ingest.max_request_bytes (" + limit + " bytes) as sent, or its gzip header"
               + " is corrupt; if it is the size, raise ingest.max_request_bytes or lower the sender's batch size"
           : Statuses.tooLarge("request message", limit);
+      // Counted with the HTTP receiver's 413s: the same refusal, before any decoding.
+      sink.refusedAtReceiver(signal, 413);
       close(Status.RESOURCE_EXHAUSTED.withDescription(message), new Metadata());
     }
 

@@ -180,6 +180,7 @@ class OtlpGrpcReceiverTest {
     assertThat(e.getStatus().getDescription()).contains("ingest.max_request_bytes (" + mira.limit + " bytes)")
         .contains("batch size");
     assertThat(mira.sink.received).isEmpty();
+    assertThat(mira.sink.refused).as("counted as too_large").containsExactly("LOGS 413");
   }
 
   @Test
@@ -197,6 +198,7 @@ class OtlpGrpcReceiverTest {
     StatusRuntimeException e = refusal(Signal.LOGS, incompressible, "gzip");
     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(e.getStatus().getDescription()).contains("ingest.max_request_bytes");
+    assertThat(mira.sink.refused).containsExactly("LOGS 413");
   }
 
   @Test

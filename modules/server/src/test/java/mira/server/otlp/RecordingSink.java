@@ -22,6 +22,8 @@ final class RecordingSink implements IngestSink {
 
   final List<Received> received = new CopyOnWriteArrayList<>();
   final List<String> unparsable = new CopyOnWriteArrayList<>();
+  /** Receiver-level refusals reported, as "signal status". */
+  final List<String> refused = new CopyOnWriteArrayList<>();
   private final AtomicReference<Outcome> next = new AtomicReference<>(new Accepted(0));
 
   /** What every following export is told (the request is still parsed and recorded). */
@@ -32,6 +34,7 @@ final class RecordingSink implements IngestSink {
   void reset() {
     received.clear();
     unparsable.clear();
+    refused.clear();
     next.set(new Accepted(0));
   }
 
@@ -51,6 +54,11 @@ final class RecordingSink implements IngestSink {
     }
     received.add(new Received(signal, parsed, length));
     return next.get();
+  }
+
+  @Override
+  public void refusedAtReceiver(Signal signal, int httpStatus) {
+    refused.add(signal + " " + httpStatus);
   }
 
   @SuppressWarnings("unchecked")
