@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.LogManager;
+import mira.block.fs.Filesystems;
 import mira.query.LocalQueries;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -35,6 +36,18 @@ public final class Tui {
         g                 read again now
         q                 quit
       """;
+
+  /**
+   * Why {@code dir} (a real path) cannot be read in-process, or null: blocks are memory-mapped, and
+   * on a network filesystem a mapped read can fail with SIGBUS, so such a directory is refused as
+   * the server refuses it. FUSE is not refused (it may well be local), as in the server.
+   */
+  static String refusal(Path dir, Path mountinfo) {
+    return Filesystems.type(dir, mountinfo).filter(Filesystems::isNetwork)
+        .map(t -> "data directory " + dir + " is on a network filesystem (" + t + "); blocks are memory-mapped and need a"
+            + " local disk: read it through a node with --addr")
+        .orElse(null);
+  }
 
   /**
    * Runs the terminal UI. Exit status: 0 after {@code q}, 1 if the source or the terminal cannot
@@ -81,6 +94,11 @@ public final class Tui {
         Path dir = Path.of(dataDir);
         if (!Files.isDirectory(dir)) {
           err.println("mira tui: data directory " + dir + " does not exist");
+          return 1;
+        }
+        String refused = refusal(dir.toRealPath(), Filesystems.MOUNTINFO);
+        if (refused != null) {
+          err.println("mira tui: " + refused);
           return 1;
         }
         source = Source.local(LocalQueries.open(dir));
