@@ -140,7 +140,7 @@ final class MetricsTab {
       times[i] = p.time();
       values[i] = value(p);
     }
-    long join = step == null ? 0 : (long) (1.5 * mira.query.doc.Times.duration(step));
+    long join = step == null ? rawJoin(times) : (long) (1.5 * mira.query.doc.Times.duration(step));
     out.addAll(Chart.draw(times, values, from, to, join, w, chartH));
     return out;
   }
@@ -168,6 +168,23 @@ final class MetricsTab {
       b.append('}');
     }
     return b.toString();
+  }
+
+  /**
+   * How far apart raw points may be and still be joined: three times their median spacing, so a
+   * reporter that stopped for a while leaves a gap rather than a straight line across it; 0 (join
+   * all) with fewer than three points.
+   */
+  static long rawJoin(long[] times) {
+    if (times.length < 3) {
+      return 0;
+    }
+    long[] d = new long[times.length - 1];
+    for (int i = 1; i < times.length; i++) {
+      d[i - 1] = times[i] - times[i - 1];
+    }
+    java.util.Arrays.sort(d);
+    return 3 * Math.max(1, d[d.length / 2]);
   }
 
   static double value(SeriesResult.Point p) {

@@ -566,6 +566,11 @@ final class View {
     }
   }
 
+  private static String value(AlertList.Alert r) {
+    return (r.value() == null ? "-" : Chart.number(r.value())) + (r.above() ? " > " : " < ") + Chart.number(r.threshold())
+        + " over " + r.over();
+  }
+
   static Pane alertsPane(AlertList a) {
     Pane p = new Pane("alerts: " + a.alerts().size() + " rules" + (a.enabled() ? "" : " (alerting is off on this node)")
         + (a.reloadError() == null ? "" : " · last reload failed: " + Text.safe(a.reloadError())),
@@ -574,6 +579,13 @@ final class View {
       p.add(Text.style(Text.DIM, a.enabled() ? "  the rules file has no rules" : "  set alert.rules to a rules file (docs/alerting.md)"),
           Pane.NONE);
     }
+    // Columns as wide as their longest entry, so the filter keeps what room an 80-column terminal has.
+    int nameW = 8;
+    int valueW = 8;
+    for (AlertList.Alert r : a.alerts()) {
+      nameW = Math.max(nameW, Math.min(24, Text.width(Text.safe(r.name()))));
+      valueW = Math.max(valueW, Math.min(24, value(r).length()));
+    }
     for (AlertList.Alert r : a.alerts()) {
       String state = Text.fit(r.state(), 8);
       state = switch (r.state()) {
@@ -581,10 +593,9 @@ final class View {
         case "pending" -> Text.style(Text.YELLOW, state);
         default -> Text.style(Text.DIM, state);
       };
-      String value = (r.value() == null ? "-" : Chart.number(r.value())) + (r.above() ? " > " : " < ") + Chart.number(r.threshold());
-      p.add(state + " " + Text.fit(Text.style(Text.BOLD, Text.safe(r.name())), 22) + " " + Text.fit(r.kind() + " " + r.signal(), 14)
-          + " " + Text.fit(value + " over " + r.over(), 22) + " " + Text.safe(r.error() != null ? "error: " + r.error() : r.filter()),
-          new Pane.Act.Rule(r));
+      p.add(state + " " + Text.fit(Text.style(Text.BOLD, Text.safe(r.name())), nameW) + " "
+          + Text.fit(r.kind() + " " + r.signal(), 13) + " " + Text.fit(value(r), valueW) + " "
+          + Text.safe(r.error() != null ? "error: " + r.error() : r.filter()), new Pane.Act.Rule(r));
     }
     return p;
   }

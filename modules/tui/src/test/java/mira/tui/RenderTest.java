@@ -225,6 +225,12 @@ class RenderTest {
   }
 
   @Test
+  void rawPointsAreJoinedUpToThreeTimesTheirUsualSpacing() {
+    assertThat(MetricsTab.rawJoin(new long[] {0, 10, 20, 30, 100, 110})).isEqualTo(30);
+    assertThat(MetricsTab.rawJoin(new long[] {0, 10})).as("too few to tell").isZero();
+  }
+
+  @Test
   void theStepFollowsTheChartWidth() {
     assertThat(MetricsTab.step(3_600 * S, 140)).isEqualTo("30s");
     assertThat(MetricsTab.step(900 * S, 140)).isEqualTo("10s");
@@ -321,7 +327,7 @@ class RenderTest {
         "duration_nano>1000000", null, "2026-12-01T11:55:30Z", "2026-12-01T12:00:29.999999999Z", null);
     v.pane = View.alertsPane(new AlertList(true, null, List.of(rule)));
     v.mode = View.Mode.PANE;
-    assertThat(View.stripStyles(v.render(100, 10).get(3))).startsWith("firing   slow").contains("3 > 1 over 5m")
+    assertThat(View.stripStyles(v.render(80, 10).get(3))).startsWith("firing   slow ").contains("3 > 1 over 5m")
         .contains("duration_nano>1000000");
     v.enter();
     assertThat(v.mode).isEqualTo(View.Mode.LIST);
