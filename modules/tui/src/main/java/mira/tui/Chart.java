@@ -11,8 +11,8 @@ import java.util.List;
  * {@code r} rows has {@code 2c × 4r} points of resolution. Consecutive values are joined by a line
  * unless a missing value (NaN, a point with no value) or a gap in time longer than {@code join}
  * lies between them. The scale is printed: the largest value on the top row, the smallest on the
- * bottom one, and the window's ends under the time axis. A flat series is drawn across the middle
- * with its value on both labels' side of it; a single point is one dot.
+ * bottom one, and the window's ends under the time axis. A flat series is drawn across the middle,
+ * the labels a tenth of its value above and below it (1 for a flat zero); a single point is one dot.
  */
 final class Chart {
   private Chart() {}
