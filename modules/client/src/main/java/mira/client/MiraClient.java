@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import mira.query.result.BusyException;
+import mira.query.result.CorrelateResult;
+import mira.query.result.ServiceMap;
 import mira.query.result.QueryException;
 import mira.query.result.MetricList;
 import mira.query.result.SearchResult;
@@ -81,6 +83,21 @@ public final class MiraClient {
       path.append(sep).append("to=").append(URLEncoder.encode(to, StandardCharsets.UTF_8));
     }
     return ResultReader.metrics(get(path.toString()));
+  }
+
+  /** {@code POST /api/v1/correlate}: a correlate document (docs/api.md), typed. */
+  public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
+    return ResultReader.correlate(post("/api/v1/correlate", document));
+  }
+
+  /** {@code POST /api/v1/map}: a map document (docs/api.md), typed. */
+  public ServiceMap map(byte[] document) throws QueryException, BusyException, IOException {
+    return ResultReader.map(post("/api/v1/map", document));
+  }
+
+  /** {@code GET /api/v1/alerts}: the node's rules and their state. */
+  public AlertList alerts() throws QueryException, BusyException, IOException {
+    return ResultReader.alerts(get("/api/v1/alerts"));
   }
 
   /** {@code POST path} with a JSON document; the answer's bytes on 200. */

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
+import mira.query.result.CorrelateResult;
+import mira.query.result.Frame;
+import mira.query.result.ServiceMap;
 import mira.query.result.Entities;
 import mira.query.result.LogRow;
 import mira.query.result.MetricList;
@@ -128,6 +131,73 @@ public final class ResultReader {
       out.add(new MetricList.Metric(str(m, "name"), str(m, "type"), str(m, "unit"), str(m, "description")));
     }
     return new MetricList(out, stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code POST /api/v1/correlate} (its {@code queries} follow from the frame and are not kept). */
+  public static CorrelateResult correlate(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    Map<String, Object> f = object(doc.get("frame"), "frame");
+    List<Frame.Member> members = new ArrayList<>();
+    for (Object o : list(f.get("entities"), "entities")) {
+      Map<String, Object> m = object(o, "an entity");
+      Long key = Entities.parse(str(m, "entity"));
+      if (key == null) {
+        throw new IOException("\"entity\" is not 16 hex digits: " + m.get("entity"));
+      }
+      members.add(new Frame.Member(key, (String) m.get("service.name"), entries(m.get("identity"), "identity")));
+    }
+    List<String> traces = new ArrayList<>();
+    for (Object o : list(f.get("traces"), "traces")) {
+      if (!(o instanceof String t)) {
+        throw new IOException("a trace id is not a string: " + o);
+      }
+      traces.add(t);
+    }
+    Map<String, Object> cut = object(doc.get("truncated"), "truncated");
+    return new CorrelateResult(new Frame(num(f, "from"), num(f, "to"), members, traces), cut.get("traces") == Boolean.TRUE,
+        cut.get("entities") == Boolean.TRUE, (int) num(doc, "anchor_rows"), stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code POST /api/v1/map}. */
+  public static ServiceMap map(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<ServiceMap.Node> nodes = new ArrayList<>();
+    for (Object o : list(doc.get("nodes"), "nodes")) {
+      Map<String, Object> n = object(o, "a node");
+      nodes.add(new ServiceMap.Node(str(n, "service"), (int) num(n, "entities"), num(n, "spans"), num(n, "errors"),
+          decimal(n.get("p50_ms"), "p50_ms"), decimal(n.get("p99_ms"), "p99_ms"), n.get("virtual") == Boolean.TRUE));
+    }
+    List<ServiceMap.Edge> edges = new ArrayList<>();
+    for (Object o : list(doc.get("edges"), "edges")) {
+      Map<String, Object> e = object(o, "an edge");
+      edges.add(new ServiceMap.Edge(str(e, "from"), str(e, "to"), num(e, "calls"), num(e, "errors"),
+          decimal(e.get("p50_ms"), "p50_ms"), decimal(e.get("p99_ms"), "p99_ms"), str(e, "kind")));
+    }
+    return new ServiceMap(nodes, edges, doc.get("truncated") == Boolean.TRUE, stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code GET /api/v1/alerts} (docs/alerting.md), the fields a reader of rules needs. */
+  public static AlertList alerts(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<AlertList.Alert> out = new ArrayList<>();
+    for (Object o : list(doc.get("alerts"), "alerts")) {
+      Map<String, Object> a = object(o, "an alert");
+      Map<String, Object> th = object(a.get("threshold"), "threshold");
+      boolean above = th.containsKey("above");
+      Object line = th.get(above ? "above" : "below");
+      String from = null;
+      String to = null;
+      if (a.get("window") != null) {
+        Map<String, Object> w = object(a.get("window"), "window");
+        from = str(w, "from");
+        to = str(w, "to");
+      }
+      Object v = a.get("value");
+      out.add(new AlertList.Alert(str(a, "name"), str(a, "kind"), str(a, "signal"), str(a, "state"),
+          (String) a.get("since"), v == null ? null : decimal(v, "value"), above, decimal(line, "threshold"),
+          str(a, "over"), str(a, "filter"), (String) a.get("of_filter"), from, to, (String) a.get("error")));
+    }
+    return new AlertList(doc.get("enabled") == Boolean.TRUE, (String) doc.get("reload_error"), out);
   }
 
   private static SeriesResult.Point point(long time, Object v, boolean unsigned) throws IOException {

@@ -8,9 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import mira.query.doc.Cursor;
+import mira.query.render.FrameJson;
+import mira.query.render.MapJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
 import mira.query.result.Attribute;
+import mira.query.result.CorrelateResult;
+import mira.query.result.Frame;
+import mira.query.result.ServiceMap;
 import mira.query.result.LogRow;
 import mira.query.result.MetricList;
 import mira.query.result.Refused;
@@ -238,5 +243,73 @@ class ResultReaderTest {
   Arbitrary<TraceResult> traces() {
     return spans().list().ofMaxSize(6).map(s -> new TraceResult("0af7651916cd43dd8448eb211c80319c", s,
         new Stats(1, 0, 1, 9, s.size(), 0), List.of()));
+  }
+
+  @Property(tries = 100)
+  void aCorrelateAnswerReadsBackEqual(@ForAll("correlations") CorrelateResult r) throws IOException {
+    assertThat(ResultReader.correlate(FrameJson.correlate(r))).isEqualTo(r);
+  }
+
+  @Property(tries = 100)
+  void aServiceMapReadsBackEqual(@ForAll("maps") ServiceMap m) throws IOException {
+    assertThat(ResultReader.map(MapJson.map(m))).usingRecursiveComparison()
+        .withEqualsForType(Double::equals, Double.class).isEqualTo(m);
+  }
+
+  @Provide
+  Arbitrary<CorrelateResult> correlations() {
+    Arbitrary<List<Attribute>> identity = Combinators.combine(text(), text())
+        .as((k, v) -> List.of(new Attribute("service.instance.id", new Value.Str(k)), new Attribute("x", new Value.Str(v))));
+    Arbitrary<Frame.Member> members = Combinators.combine(Arbitraries.longs().filter(l -> l != Resource.NO_ENTITY),
+        text().injectNull(0.3), identity).as(Frame.Member::new);
+    Arbitrary<Frame> frames = Combinators.combine(Arbitraries.longs().between(0, Long.MAX_VALUE / 2),
+        Arbitraries.longs().between(0, 1_000_000_000_000L), members.list().ofMaxSize(4), hex(16).list().ofMaxSize(4))
+        .as((from, len, m, t) -> new Frame(from, from + len, m, t));
+    return Combinators.combine(frames, Arbitraries.of(true, false), Arbitraries.of(true, false),
+        Arbitraries.integers().between(0, 1000))
+        .as((f, t, e, n) -> new CorrelateResult(f, t, e, n, new Stats(3, 1, 2, 100, 7, 4), List.of()));
+  }
+
+  @Provide
+  Arbitrary<ServiceMap> maps() {
+    Arbitrary<Double> ms = Arbitraries.frequencyOf(Tuple.of(9, Arbitraries.doubles().between(0, 1e6)),
+        Tuple.of(1, Arbitraries.of(Double.NaN)));
+    Arbitrary<ServiceMap.Node> nodes = Combinators.combine(text(), Arbitraries.integers().between(0, 50),
+        Arbitraries.longs().between(0, Long.MAX_VALUE), Arbitraries.longs().between(0, 1000), ms, ms, Arbitraries.of(true, false))
+        .as(ServiceMap.Node::new);
+    Arbitrary<ServiceMap.Edge> edges = Combinators.combine(text(), text(), Arbitraries.longs().between(0, Long.MAX_VALUE),
+        Arbitraries.longs().between(0, 1000), ms, ms, Arbitraries.of("rpc", "messaging", "link")).as(ServiceMap.Edge::new);
+    return Combinators.combine(nodes.list().ofMaxSize(4), edges.list().ofMaxSize(4), Arbitraries.of(true, false))
+        .as((n, e, t) -> new ServiceMap(n, e, t, new Stats(2, 0, 2, 30, 30, 1), List.of(new Refused("traces/b", "bad crc"))));
+  }
+
+  @Test
+  void theAlertsDocumentReadsIntoRules() throws IOException {
+    String doc = """
+        {"enabled": true, "rules_file": "rules.kyaml", "loaded_at": "2026-12-01T11:00:00Z", "reload_error": null,
+         "alerts": [
+          {"name": "checkout-errors", "kind": "count", "signal": "logs", "state": "firing", "since": "2026-12-01T12:00:30Z",
+           "value": 12, "threshold": {"above": 10}, "counts": {"query": 12, "of": null},
+           "over": "5m", "every": "30s", "for": "2m", "repeat": "4h", "labels": {"team": "payments"},
+           "evaluated_at": "2026-12-01T12:00:30Z", "took_ms": 3.2, "evaluations": 121,
+           "window": {"from": "2026-12-01T11:55:30Z", "to": "2026-12-01T12:00:29.999999999Z"}, "refused_blocks": 0,
+           "filter": "service.name=checkout severity_number>=\\\"17\\\"", "link": null, "error": null, "targets": []},
+          {"name": "slow", "kind": "ratio", "signal": "traces", "state": "ok", "since": null, "value": null,
+           "threshold": {"below": 0.5}, "counts": {"query": null, "of": null}, "over": "1m", "every": "30s", "for": "0s",
+           "repeat": "4h", "labels": {}, "evaluated_at": null, "took_ms": 0, "evaluations": 0, "window": null,
+           "refused_blocks": 0, "filter": "duration_ns>1000", "of_filter": "", "link": null, "error": "busy",
+           "targets": []}]}
+        """;
+    AlertList a = ResultReader.alerts(doc.getBytes(StandardCharsets.UTF_8));
+    assertThat(a.enabled()).isTrue();
+    assertThat(a.alerts()).containsExactly(
+        new AlertList.Alert("checkout-errors", "count", "logs", "firing", "2026-12-01T12:00:30Z", 12.0, true, 10, "5m",
+            "service.name=checkout severity_number>=\"17\"", null, "2026-12-01T11:55:30Z", "2026-12-01T12:00:29.999999999Z",
+            null),
+        new AlertList.Alert("slow", "ratio", "traces", "ok", null, null, false, 0.5, "1m", "duration_ns>1000", "", null, null,
+            "busy"));
+    AlertList off = ResultReader.alerts("{\"enabled\": false, \"alerts\": []}".getBytes(StandardCharsets.UTF_8));
+    assertThat(off.enabled()).isFalse();
+    assertThat(off.alerts()).isEmpty();
   }
 }

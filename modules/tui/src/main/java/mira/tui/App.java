@@ -116,9 +116,18 @@ final class App {
       case 'q' -> {
         return false;
       }
-      case '\t' -> view.switchTab(view.tab == View.Tab.LOGS ? View.Tab.TRACES : View.Tab.LOGS);
+      case '\t' -> view.switchTab(View.Tab.values()[(view.tab.ordinal() + 1) % View.Tab.values().length]);
       case '1' -> view.switchTab(View.Tab.LOGS);
       case '2' -> view.switchTab(View.Tab.TRACES);
+      case '3' -> view.switchTab(View.Tab.METRICS);
+      case 'c' -> view.openFrame();
+      case 'm' -> view.openMap();
+      case 'a' -> view.openAlerts();
+      case 's' -> view.cycleFn();
+      case 'p' -> view.cycleQuantile();
+      case 'b' -> view.startGroupBy();
+      case '[' -> view.cycleSeries(-1);
+      case ']' -> view.cycleSeries(1);
       case '/' -> view.startEditing();
       case 'n' -> view.nextPage();
       case 'r' -> view.cycleRange();
@@ -126,7 +135,7 @@ final class App {
       case 't' -> view.openTrace();
       case 'j' -> view.move(1);
       case 'k' -> view.move(-1);
-      case '\r', '\n' -> view.detail = !view.detail;
+      case '\r', '\n' -> view.enter();
       case 'f' -> {
         follow = !follow;
         lastFollow = System.currentTimeMillis();
@@ -163,6 +172,13 @@ final class App {
   /** Follow: the first page again, the cursor on the row it was on if that row is still there. */
   private void refreshKeepingRow() {
     lastFollow = System.currentTimeMillis();
+    if (view.mode != View.Mode.LIST) {
+      return;
+    }
+    if (view.tab == View.Tab.METRICS) {
+      view.load();
+      return;
+    }
     Row was = view.rows.isEmpty() ? null : view.rows.get(view.selected);
     view.load();
     if (was != null) {

@@ -3,9 +3,14 @@ package mira.tui;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import mira.client.AlertList;
 import mira.client.MiraClient;
 import mira.query.LocalQueries;
 import mira.query.result.BusyException;
+import mira.query.result.CorrelateResult;
+import mira.query.result.MetricList;
+import mira.query.result.SeriesResult;
+import mira.query.result.ServiceMap;
 import mira.query.result.QueryException;
 import mira.query.result.SearchResult;
 import mira.query.result.TraceResult;
@@ -18,6 +23,18 @@ interface Source extends AutoCloseable {
   SearchResult search(byte[] document) throws QueryException, BusyException, IOException;
 
   TraceResult trace(String traceIdHex) throws QueryException, BusyException, IOException;
+
+  /** The metrics with a point in the window (time strings). */
+  MetricList metrics(String from, String to) throws QueryException, BusyException, IOException;
+
+  SeriesResult series(byte[] document) throws QueryException, BusyException, IOException;
+
+  CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException;
+
+  ServiceMap map(byte[] document) throws QueryException, BusyException, IOException;
+
+  /** The node's alert rules; null over a data directory, where no rules run (they run in a server). */
+  AlertList alerts() throws QueryException, BusyException, IOException;
 
   /** What the header shows: the address or the directory. */
   String describe();
@@ -41,6 +58,31 @@ interface Source extends AutoCloseable {
       }
 
       @Override
+      public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
+        return c.metrics(from, to);
+      }
+
+      @Override
+      public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
+        return c.series(document);
+      }
+
+      @Override
+      public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
+        return c.correlate(document);
+      }
+
+      @Override
+      public ServiceMap map(byte[] document) throws QueryException, BusyException, IOException {
+        return c.map(document);
+      }
+
+      @Override
+      public AlertList alerts() throws QueryException, BusyException, IOException {
+        return c.alerts();
+      }
+
+      @Override
       public String describe() {
         return c.base().toString();
       }
@@ -61,6 +103,31 @@ interface Source extends AutoCloseable {
       @Override
       public TraceResult trace(String traceIdHex) throws QueryException, BusyException, IOException {
         return q.trace(traceIdHex);
+      }
+
+      @Override
+      public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
+        return q.metrics(from, to);
+      }
+
+      @Override
+      public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
+        return q.series(document);
+      }
+
+      @Override
+      public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
+        return q.correlate(document);
+      }
+
+      @Override
+      public ServiceMap map(byte[] document) throws QueryException, BusyException, IOException {
+        return q.map(document);
+      }
+
+      @Override
+      public AlertList alerts() {
+        return null;
       }
 
       @Override

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.LogManager;
+import mira.block.fs.Filesystems;
 import mira.query.LocalQueries;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -24,17 +25,39 @@ public final class Tui {
         --token TOKEN     a bearer token for --addr (or MIRA_TOKEN)
 
       keys:
-        1 2 / Tab         logs / traces
+        1 2 3 / Tab       logs / traces / metrics
         /                 edit the filter (filter text: service.name=checkout severity_number>=17
                           "timeout"); Enter applies, Esc cancels
-        r                 time range: 15m, 1h, 6h, 24h, 7d
-        ↑ ↓ j k PgUp PgDn move            Enter  detail pane
+        r                 time range: 15m, 1h, 6h, 24h, 7d (after an alert's window: back to the range)
+        ↑ ↓ j k PgUp PgDn move            Enter  detail pane (logs, traces)
         n                 next page (appended)
         t                 the trace waterfall of the selected span or traced log; Esc back
+        c                 the frame of the selected row: its traces, their services, 5 s around;
+                          Enter on a service filters to it, on a trace opens it; Esc back
+        m                 the service map as a tree from the entry service (callees by calls;
+                          calls, errors, p99 per edge); Enter filters to the service; Esc back
+        a                 the alert rules (needs --addr); Enter lists the rows a rule counted
         f                 follow: read the first page again every 3 s
         g                 read again now
         q                 quit
+      metrics tab (3):
+        ↑ ↓               the metric charted        [ ]  the previous / next series of it
+        s                 the function: raw points, rate, increase, avg, min, max, last, quantile
+        p                 the quantile: 0.5, 0.9, 0.95, 0.99 (for histograms)
+        b                 group_by: attribute keys, comma separated (empty: none); Enter, Esc
       """;
+
+  /**
+   * Why {@code dir} (a real path) cannot be read in-process, or null: blocks are memory-mapped, and
+   * on a network filesystem a mapped read can fail with SIGBUS, so such a directory is refused as
+   * the server refuses it. FUSE is not refused (it may well be local), as in the server.
+   */
+  static String refusal(Path dir, Path mountinfo) {
+    return Filesystems.type(dir, mountinfo).filter(Filesystems::isNetwork)
+        .map(t -> "data directory " + dir + " is on a network filesystem (" + t + "); blocks are memory-mapped and need a"
+            + " local disk: read it through a node with --addr")
+        .orElse(null);
+  }
 
   /**
    * Runs the terminal UI. Exit status: 0 after {@code q}, 1 if the source or the terminal cannot
@@ -81,6 +104,11 @@ public final class Tui {
         Path dir = Path.of(dataDir);
         if (!Files.isDirectory(dir)) {
           err.println("mira tui: data directory " + dir + " does not exist");
+          return 1;
+        }
+        String refused = refusal(dir.toRealPath(), Filesystems.MOUNTINFO);
+        if (refused != null) {
+          err.println("mira tui: " + refused);
           return 1;
         }
         source = Source.local(LocalQueries.open(dir));

@@ -8,23 +8,18 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import mira.block.fs.Filesystems;
 
 /**
  * Start-up checks of the data directory: it can be created, written and fsynced, and it is on a
  * local filesystem. Mira's durability rests on rename and fsync semantics that network
  * filesystems do not give (and on mmap, which they make slow or unsafe), so those are refused.
- * FUSE is only warned about: it may be local (e.g. an overlay) or remote, and we cannot tell.
+ * FUSE is only warned about: it may be local (e.g. an overlay) or remote, and we cannot tell. The
+ * type comes from {@link Filesystems}, which the in-process readers use too.
  */
 public final class DataDirectory {
-  /** Filesystem types (as in /proc/self/mountinfo) that are network or cluster filesystems. */
-  static final Set<String> NETWORK = Set.of(
-      "nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "9p", "glusterfs", "lustre", "gpfs", "afs",
-      "ncpfs", "coda", "ocfs2", "gfs2", "beegfs", "orangefs", "pvfs2", "davfs", "virtiofs");
-
   private DataDirectory() {}
 
   /**
@@ -51,15 +46,14 @@ public final class DataDirectory {
     }
     probeWrite(real);
     Optional<String> warning = Optional.empty();
-    Optional<String> fsType = fsType(real, mountinfo);
+    Optional<String> fsType = Filesystems.type(real, mountinfo);
     if (fsType.isPresent()) {
       String t = fsType.get();
-      String base = t.contains(".") ? t.substring(0, t.indexOf('.')) : t;
-      if (NETWORK.contains(t) || NETWORK.contains(base)) {
+      if (Filesystems.isNetwork(t)) {
         throw new StartupException("data directory " + real + " is on a network filesystem (" + t
             + "); Mira needs a local disk for fsync and rename guarantees");
       }
-      if (base.equals("fuse") || base.equals("fuseblk")) {
+      if (Filesystems.isFuse(t)) {
         warning = Optional.of("data directory " + real + " is on a FUSE filesystem (" + t
             + "); durability depends on what the FUSE server does with fsync");
       }
@@ -93,61 +87,6 @@ public final class DataDirectory {
       }
       throw new StartupException("data directory " + dir + " is not writable: " + reason(e));
     }
-  }
-
-  /**
-   * The filesystem type of the mount holding {@code path}: the entry of /proc/self/mountinfo whose
-   * mount point is the longest prefix of the path. Empty when mountinfo cannot be read (not Linux).
-   */
-  static Optional<String> fsType(Path path, Path mountinfo) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(mountinfo, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-    String best = null;
-    int bestLen = -1;
-    String target = path.toString();
-    for (String line : lines) {
-      String[] f = line.split(" ");
-      int dash = -1;
-      for (int i = 6; i < f.length; i++) {
-        if (f[i].equals("-")) {
-          dash = i;
-          break;
-        }
-      }
-      if (f.length < 5 || dash < 0 || dash + 1 >= f.length) {
-        continue;
-      }
-      String mountPoint = unescape(f[4]);
-      boolean covers = mountPoint.equals("/") || target.equals(mountPoint) || target.startsWith(mountPoint + "/");
-      // Later lines win ties: a mount stacked on the same point hides the one below.
-      if (covers && mountPoint.length() >= bestLen) {
-        best = f[dash + 1];
-        bestLen = mountPoint.length();
-      }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  /** mountinfo escapes space, tab, newline and backslash as octal. */
-  private static String unescape(String s) {
-    if (s.indexOf('\\') < 0) {
-      return s;
-    }
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' && i + 3 < s.length()) {
-        b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
-        i += 3;
-      } else {
-        b.append(c);
-      }
-    }
-    return b.toString();
   }
 
   private static String reason(IOException e) {
