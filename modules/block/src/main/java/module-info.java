@@ -19,7 +19,6 @@ module mira.block {
   exports mira.block.read;
   exports mira.block.layout;
   // Whether a data directory is on a filesystem blocks may live on (the server and mira tui ask).
-  exports mira.block.fs;
   // Used by one or two modules each; qualified so nothing else grows a dependency on them.
   exports mira.block to mira.server, mira.query, mira.bench;
   exports mira.block.table to mira.server, mira.query, mira.bench;

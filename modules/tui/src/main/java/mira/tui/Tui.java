@@ -6,7 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.LogManager;
-import mira.block.fs.Filesystems;
+import mira.fs.Filesystems;
 import mira.query.LocalQueries;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;

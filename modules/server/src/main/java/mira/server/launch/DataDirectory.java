@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import mira.block.fs.Filesystems;
+import mira.fs.Filesystems;
 
 /**
  * Start-up checks of the data directory: it can be created, written and fsynced, and it is on a

@@ -1,4 +1,4 @@
-package mira.block.fs;
+package mira.fs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package mira.block.fs;
+package mira.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
