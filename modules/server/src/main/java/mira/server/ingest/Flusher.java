@@ -42,6 +42,7 @@ final class Flusher implements Runnable {
   /** Wait between attempts to publish a block that failed, when the log holds its exports. */
   static final long PUBLISH_RETRY = TimeUnit.SECONDS.toNanos(1);
 
+  private final java.util.function.LongSupplier clock;
   private final Signal signal;
   private final int shard;
   private final int shards;
@@ -117,6 +118,18 @@ final class Flusher implements Runnable {
    */
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
       long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock) {
+    this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
+        System::nanoTime);
+  }
+
+  /**
+   * As above, reading time from {@code clock} (nanoseconds, monotonic): the block age and the retry
+   * waits. Tests drive it by hand, so age-based sealing is tested without sleeping through an age.
+   */
+  Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
+      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
+      java.util.function.LongSupplier clock) {
+    this.clock = clock;
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
@@ -180,7 +193,7 @@ final class Flusher implements Runnable {
     List<Job> batch = new ArrayList<>(DRAIN);
     while (!stopping || !queue.isEmpty()) {
       long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
-          : Math.max(0, openedAt + maxAgeNanos - System.nanoTime());
+          : Math.max(0, openedAt + maxAgeNanos - clock.getAsLong());
       Job first;
       try {
         first = stopping ? queue.poll() : queue.poll(wait, TimeUnit.NANOSECONDS);
@@ -203,7 +216,7 @@ final class Flusher implements Runnable {
         }
         batch.clear();
       }
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
       }
@@ -234,7 +247,7 @@ final class Flusher implements Runnable {
 
   private void append(Job j) {
     if (open.isEmpty()) {
-      openedAt = System.nanoTime();
+      openedAt = clock.getAsLong();
     }
     if (!open.tryAppend(j.batch())) {
       // A dictionary or the resource id space is full: seal what we have, start afresh.
@@ -246,7 +259,7 @@ final class Flusher implements Runnable {
         Decoders.recycle(j.batch());
         return;
       }
-      openedAt = System.nanoTime();
+      openedAt = clock.getAsLong();
       if (!open.tryAppend(j.batch())) {
         // Cannot happen for a batch the decoder accepted; refuse it rather than loop.
         stats.failed(signal, j.records());
@@ -284,7 +297,7 @@ final class Flusher implements Runnable {
         return false;
       }
       try {
-        Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(retryAt - System.nanoTime())));
+        Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(retryAt - clock.getAsLong())));
       } catch (InterruptedException e) {
         stopping = true;
         return false;
@@ -302,7 +315,7 @@ final class Flusher implements Runnable {
       } catch (IOException e) {
         LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": block " + u.block().getFileName()
             + " is published but its directory fsync keeps failing: " + e.getMessage());
-        durableRetryAt = System.nanoTime() + PUBLISH_RETRY;
+        durableRetryAt = clock.getAsLong() + PUBLISH_RETRY;
         return;
       }
       if (wal != null) {
@@ -347,7 +360,7 @@ final class Flusher implements Runnable {
       // with the log its frames are retired once the fsync is made good (see makeDurable).
       LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": " + e.getMessage() + "; retrying the fsync");
       undurable.add(new Undurable(e.block(), held));
-      durableRetryAt = System.nanoTime() + PUBLISH_RETRY;
+      durableRetryAt = clock.getAsLong() + PUBLISH_RETRY;
       durable = false;
     } catch (IOException | RuntimeException e) {
       showSealing(null);
@@ -355,7 +368,7 @@ final class Flusher implements Runnable {
       if (wal != null) {
         LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq
             + " failed, retrying in 1 s (its exports are safe in the write-ahead log): " + e);
-        retryAt = System.nanoTime() + PUBLISH_RETRY;
+        retryAt = clock.getAsLong() + PUBLISH_RETRY;
         return false;
       }
       LOG.log(Level.WARNING, signal.dir() + " shard " + shard + ": publishing block " + seq + " failed: " + e);
