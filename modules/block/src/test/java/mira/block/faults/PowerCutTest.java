@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A power cut at every filesystem call of a publish, a cold rewrite and a retention sweep, in turn.
+ * A power cut at every filesystem call of a publish, a cold rewrite, a reformat and a retention
+ * sweep, in turn (but for writes inside a run of writes to one file: the first and last of a run
+ * are cut at, see {@link FailedCallTest#skip}).
  * After each cut the directory is left as the worst real cut may leave it ({@link FaultyFs#losePower})
  * and read back on the real filesystem: a block is either whole and verified or not listed, a
  * publish that returned survives, no block is listed twice, a rewrite never leaves a block that
@@ -56,13 +58,13 @@ class PowerCutTest {
         .addScopeLogs(sl)).build();
   }
 
-  private static Batch batch(String tag, long time) throws Exception {
+  static Batch batch(String tag, long time) throws Exception {
     byte[] b = logs(tag, time, 40).toByteArray();
     return new LogsDecoder().decode(b, 0, b.length, time);
   }
 
   /** Every listed logs block, read whole through the verifying reader (throws on any damage). */
-  private static Map<Long, Map<String, List<Map<String, Object>>>> blocks(Path data, RootAllocator a) throws Exception {
+  static Map<Long, Map<String, List<Map<String, Object>>>> blocks(Path data, RootAllocator a) throws Exception {
     Map<Long, Map<String, List<Map<String, Object>>>> out = new java.util.TreeMap<>();
     for (BlockRef r : Catalog.list(data, Signal.LOGS, Long.MIN_VALUE, Long.MAX_VALUE)) {
       try (MappedBlockReader reader = MappedBlockReader.open(r, a)) {
@@ -90,11 +92,15 @@ class PowerCutTest {
       rp.publish(batch("first", T0), 0, 0);
       rp.publish(batch("second", T0 + 2 * HOUR), 1, 0);
       int total = counting.calls();
+      List<FaultyFs.Op> ops = counting.history();
       var expected = blocks(ref, a);
       assertThat(expected).hasSize(2);
       assertThat(total).isGreaterThan(20);
 
       for (int k = 1; k <= total; k++) {
+        if (FailedCallTest.skip(FaultyFs.Failure.EIO, ops, k)) {
+          continue;
+        }
         Path data = fresh("publish", k);
         FaultyFs fs = new FaultyFs(data.resolveSibling("graves")).cutAt(k);
         List<Long> returned = new ArrayList<>();
@@ -141,10 +147,14 @@ class PowerCutTest {
       Path block = Catalog.list(ref, Signal.LOGS, Long.MIN_VALUE, Long.MAX_VALUE).getFirst().dir();
       Compactor.compact(block, "0000abcd", ColdFormat.MIRA, a, counting);
       int total = counting.calls();
+      List<FaultyFs.Op> ops = counting.history();
       assertThat(blocks(ref, a)).isEqualTo(expected);
       assertThat(total).isGreaterThan(10);
 
       for (int k = 1; k <= total; k++) {
+        if (FailedCallTest.skip(FaultyFs.Failure.EIO, ops, k)) {
+          continue;
+        }
         Path data = fresh("compact", k);
         new Publisher(data, Signal.LOGS, "n", a).publish(batch("rows", T0), 0, 0);
         Path b = Catalog.list(data, Signal.LOGS, Long.MIN_VALUE, Long.MAX_VALUE).getFirst().dir();
@@ -201,6 +211,43 @@ class PowerCutTest {
         }
         Retention.sweep(data, cutoff);
         assertThat(blocks(data, a)).as("cut at %d: the next sweep removes it", k).containsOnlyKeys(1L);
+      }
+    }
+  }
+
+  @Test
+  void aPowerCutDuringAReformatLeavesTheColdBlockReadingExactlyAsBefore() throws Exception {
+    try (RootAllocator a = new RootAllocator()) {
+      Path ref = fresh("reformat-ref", 0);
+      new Publisher(ref, Signal.LOGS, "n", a).publish(batch("rows", T0), 0, 0);
+      var expected = blocks(ref, a);
+      Path refBlock = Catalog.list(ref, Signal.LOGS, Long.MIN_VALUE, Long.MAX_VALUE).getFirst().dir();
+      Compactor.compact(refBlock, "0000abcd", ColdFormat.MIRA, a);
+      FaultyFs counting = new FaultyFs(ref.resolveSibling("graves"));
+      Compactor.compact(refBlock, "0000abcd", ColdFormat.ARROW, a, counting);
+      int total = counting.calls();
+      List<FaultyFs.Op> ops = counting.history();
+      assertThat(ColdMarker.format(refBlock)).isEqualTo(ColdFormat.ARROW);
+
+      for (int k = 1; k <= total; k++) {
+        if (FailedCallTest.skip(FaultyFs.Failure.EIO, ops, k)) {
+          continue;
+        }
+        Path data = fresh("reformat", k);
+        new Publisher(data, Signal.LOGS, "n", a).publish(batch("rows", T0), 0, 0);
+        Path b = Catalog.list(data, Signal.LOGS, Long.MIN_VALUE, Long.MAX_VALUE).getFirst().dir();
+        Compactor.compact(b, "0000abcd", ColdFormat.MIRA, a);
+        FaultyFs fs = new FaultyFs(data.resolveSibling("graves")).cutAt(k);
+        try {
+          Compactor.compact(b, "0000abcd", ColdFormat.ARROW, a, fs);
+        } catch (IOException e) {
+          assertThat(fs.isCut()).as("cut at %d: only the cut fails (%s)", k, e).isTrue();
+        }
+        fs.losePower();
+        assertThat(blocks(data, a)).as("cut at %d: reads as before", k).isEqualTo(expected);
+        Compactor.compact(b, "0000abcd", ColdFormat.ARROW, a, Fs.REAL);
+        assertThat(ColdMarker.format(b)).isEqualTo(ColdFormat.ARROW);
+        assertThat(blocks(data, a)).as("cut at %d: after the retry", k).isEqualTo(expected);
       }
     }
   }

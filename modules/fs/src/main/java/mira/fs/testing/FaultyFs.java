@@ -76,6 +76,7 @@ public final class FaultyFs implements Fs {
   private final Map<Op, Integer> counts = new EnumMap<>(Op.class);
   private final List<Plan> plans = new ArrayList<>();
   private final List<Change> pending = new ArrayList<>();
+  private final List<Op> history = new ArrayList<>();
   /** Files written through this instance: the length each had at its last successful force. */
   private final Map<Path, Long> durableLength = new HashMap<>();
   private final List<Channel> channels = new ArrayList<>();
@@ -126,6 +127,11 @@ public final class FaultyFs implements Fs {
     return calls;
   }
 
+  /** The kind of every call so far, in order (call n is element n - 1). */
+  public synchronized List<Op> history() {
+    return List.copyOf(history);
+  }
+
   /** True once a call has hit the power cut. */
   public synchronized boolean isCut() {
     return cut;
@@ -142,6 +148,7 @@ public final class FaultyFs implements Fs {
    */
   private Failure enter(Op op) throws IOException {
     calls++;
+    history.add(op);
     int n = counts.merge(op, 1, Integer::sum);
     if (cut || calls == cutAt) {
       cut = true;
