@@ -175,13 +175,9 @@ class WalFaultTest {
       FaultyFs fs = new FaultyFs(dir.resolve("graves-" + k)).cutAt(k);
       Outcome o = scenario(fs, d);
       fs.losePower();
-      java.util.Map<Long, String> replayed = new java.util.HashMap<>();
-      List<Long> order = new ArrayList<>();
-      Wal.Opened opened = Wal.open(dir.resolve(d), 1, MAX, new long[1], (c, s, b) -> {
-        order.add(s);
-        return replayed.put(s, new String(b, StandardCharsets.UTF_8)) == null;
-      }, SEGMENT);
-      opened.wal().close();
+      Reopened r = reopen(d);
+      java.util.Map<Long, String> replayed = r.replayed();
+      List<Long> order = r.order();
       assertThat(order).as("cut at call %d: no frame twice", k).doesNotHaveDuplicates();
       for (long seq : o.durable) {
         if (!o.published.contains(seq)) {
@@ -192,6 +188,20 @@ class WalFaultTest {
         assertThat(o.sent).as("cut at call %d: only frames that were appended", k).containsEntry(e.getKey(), e.getValue());
       }
     }
+  }
+
+  /** What a restart on the real filesystem replays: by sequence, in order, and the open's report. */
+  private record Reopened(java.util.Map<Long, String> replayed, List<Long> order, Wal.Opened opened) {}
+
+  private Reopened reopen(Path sub) throws IOException {
+    java.util.Map<Long, String> replayed = new java.util.HashMap<>();
+    List<Long> order = new ArrayList<>();
+    Wal.Opened opened = Wal.open(dir.resolve(sub), 1, MAX, new long[1], (c, s, b) -> {
+      order.add(s);
+      return replayed.put(s, new String(b, StandardCharsets.UTF_8)) == null;
+    }, SEGMENT);
+    opened.wal().close();
+    return new Reopened(replayed, order, opened);
   }
 
   /** What a scenario run saw before the power went (or before it finished). */
@@ -267,16 +277,12 @@ class WalFaultTest {
         if (o == null) {
           continue; // the open itself failed: nothing was appended
         }
-        java.util.Map<Long, String> replayed = new java.util.HashMap<>();
-        List<Long> order = new ArrayList<>();
-        Wal.Opened opened = Wal.open(dir.resolve(d), 1, MAX, new long[1], (c, s, b) -> {
-          order.add(s);
-          return replayed.put(s, new String(b, StandardCharsets.UTF_8)) == null;
-        }, SEGMENT);
-        opened.wal().close();
+        Reopened r = reopen(d);
+        java.util.Map<Long, String> replayed = r.replayed();
+        List<Long> order = r.order();
         String what = "call " + k + " (" + ops.get(k - 1) + ") " + f;
         assertThat(order).as(what).doesNotHaveDuplicates();
-        assertThat(opened.replayed().damaged()).as("%s: no half frame", what).isZero();
+        assertThat(r.opened().replayed().damaged()).as("%s: no half frame", what).isZero();
         for (var e : o.sent.entrySet()) {
           if (!o.published.contains(e.getKey())) {
             assertThat(replayed).as("%s: acknowledged frame %d", what, e.getKey()).containsEntry(e.getKey(), e.getValue());

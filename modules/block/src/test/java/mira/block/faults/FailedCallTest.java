@@ -153,18 +153,14 @@ class FailedCallTest {
     try (RootAllocator a = new RootAllocator()) {
       long cutoff = T0 + 5 * HOUR;
       Path ref = fresh("retention-ref", 0, Failure.EIO);
-      Publisher rp = new Publisher(ref, Signal.LOGS, "n", a);
-      rp.publish(batch("old", T0), 0, 0);
-      rp.publish(batch("live", T0 + 6 * HOUR), 1, 0);
+      PowerCutTest.oldAndLive(ref, a);
       var expected = blocks(ref, a);
       FaultyFs counting = new FaultyFs(ref.resolveSibling("graves"));
       Retention.sweep(ref, cutoff, counting);
       int calls = counting.calls();
       for (int k = 1; k <= calls; k++) {
         Path data = fresh("retention", k, Failure.EIO);
-        Publisher p = new Publisher(data, Signal.LOGS, "n", a);
-        p.publish(batch("old", T0), 0, 0);
-        p.publish(batch("live", T0 + 6 * HOUR), 1, 0);
+        PowerCutTest.oldAndLive(data, a);
         try {
           Retention.sweep(data, cutoff, new FaultyFs(data.resolveSibling("graves")).failCall(k, Failure.EIO));
         } catch (IOException e) {

@@ -77,6 +77,13 @@ class PowerCutTest {
 
 
 
+  /** An expired block (seq 0, at T0) and a live one (seq 1, six hours later) in {@code data}. */
+  static void oldAndLive(Path data, RootAllocator a) throws Exception {
+    Publisher p = new Publisher(data, Signal.LOGS, "n", a);
+    p.publish(batch("old", T0), 0, 0);
+    p.publish(batch("live", T0 + 6 * HOUR), 1, 0);
+  }
+
   /** Each cut in a fresh directory; {@code k} from 1 to the calls a full run makes. */
   private Path fresh(String what, int k) throws IOException {
     return Files.createDirectories(tmp.resolve(what + "-" + k).resolve("data"));
@@ -183,9 +190,7 @@ class PowerCutTest {
     try (RootAllocator a = new RootAllocator()) {
       long cutoff = T0 + 5 * HOUR;
       Path ref = fresh("retention-ref", 0);
-      Publisher rp = new Publisher(ref, Signal.LOGS, "n", a);
-      rp.publish(batch("old", T0), 0, 0);
-      rp.publish(batch("live", T0 + 6 * HOUR), 1, 0);
+      oldAndLive(ref, a);
       var expected = blocks(ref, a);
       FaultyFs counting = new FaultyFs(ref.resolveSibling("graves"));
       Retention.sweep(ref, cutoff, counting);
@@ -194,9 +199,7 @@ class PowerCutTest {
 
       for (int k = 1; k <= total; k++) {
         Path data = fresh("retention", k);
-        Publisher p = new Publisher(data, Signal.LOGS, "n", a);
-        p.publish(batch("old", T0), 0, 0);
-        p.publish(batch("live", T0 + 6 * HOUR), 1, 0);
+        oldAndLive(data, a);
         FaultyFs fs = new FaultyFs(data.resolveSibling("graves")).cutAt(k);
         try {
           Retention.sweep(data, cutoff, fs);
