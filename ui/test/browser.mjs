@@ -278,6 +278,21 @@ try {
   await page.waitForSelector('section[aria-label=alerts] .empty');
   check('alerts: says alerting is off', (await page.locator('section[aria-label=alerts]').innerText()).includes('Alerting is off'));
 
+  // Live: a record sent while the list is watched appears by the timer, with no reload.
+  await page.goto(base + '/#/logs?q=' + encodeURIComponent('service.name=live-probe') + '&live=1');
+  await page.waitForSelector('section[aria-label=logs] .empty');
+  const sent = Date.now();
+  const otlp = await fetch(base + '/v1/logs', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'live-probe' } }] },
+      scopeLogs: [{ logRecords: [{ timeUnixNano: String(BigInt(Date.now()) * 1000000n), severityNumber: 9, body: { stringValue: 'live probe' } }] }] }] }),
+  });
+  check('live: the probe export was accepted', otlp.status === 200, otlp.status);
+  await page.waitForSelector('section[aria-label=logs] .row', { timeout: 10000 });
+  measures.liveAppearMs = Date.now() - sent;
+  check('live: a new record appears within two refetch periods', measures.liveAppearMs < 7000
+    && (await texts(page, 'section[aria-label=logs] .row .b'))[0] === 'live probe', measures.liveAppearMs);
+
   // Measures: the big trace's waterfall, and 10,000 log rows scrolling.
   const b0 = Date.now();
   await page.goto(base + '/#/traces?trace=' + facts.bigTrace);

@@ -29,7 +29,7 @@ export function placeNodes(nodes: readonly string[], edges: readonly { from: str
     members.forEach((id, i) => {
       out.set(id, {
         id, column: c,
-        x: count === 1 ? width / 2 : 80 + (c * (width - 160)) / (count - 1),
+        x: count === 1 ? width / 2 : 110 + (c * (width - 220)) / (count - 1),
         y: ((i + 1) * height) / (members.length + 1),
       });
     });
