@@ -142,7 +142,8 @@ try {
   await page.waitForSelector('section[aria-label=frame] [data-frame-service]');
   await waitIdle(page);
   const row = shop.json.rows.find((r) => r.body === 'cart query failed: lock timeout');
-  const frame = await api('/api/v1/correlate', { anchor: { signal: 'logs', from: row.time_unix_nano, to: row.time_unix_nano, q: q2, limit: 1 }, expand: ['traces', 'peers'] });
+  const anchorQ = q2 + ' trace_id=' + row.trace_id + ' span_id=' + row.span_id;
+  const frame = await api('/api/v1/correlate', { anchor: { signal: 'logs', from: row.time_unix_nano, to: row.time_unix_nano, q: anchorQ, limit: 1 }, expand: ['traces', 'peers'] });
   const frameServices = (await page.locator('[data-frame-service]').evaluateAll((els) => els.map((e) => e.getAttribute('data-frame-service')))).sort();
   const apiServices = [...new Set(frame.json.frame.entities.map((e) => e['service.name']))].sort();
   check('frame: lists the services of the correlated frame', JSON.stringify(frameServices) === JSON.stringify(apiServices)
@@ -247,6 +248,15 @@ try {
     && (await page.locator(`g.node.virtual[data-node="${virtual[0]}"] rect`).count()) === 1, { virtual });
   check('map: one node per service', (await page.locator('g.node').count()) === map.json.nodes.length);
   await shot(page, 'map.png');
+  await page.locator('g[data-edge="frontend->checkout"] text').click();
+  await page.waitForFunction(() => location.hash.startsWith('#/traces') && decodeURIComponent(location.hash).includes('service.name=checkout'));
+  await page.waitForSelector('section[aria-label=spans] .row');
+  await waitIdle(page);
+  const callee = await api('/api/v1/query', { signal: 'traces', from: '-1h', to: 'now', limit: 500, q: 'service.name=checkout' });
+  check('map: clicking an edge lists the callee\'s spans', callee.json.rows.length > 0
+    && (await page.locator('.count').innerText()).startsWith(callee.json.rows.length + ' spans'), await page.locator('.count').innerText());
+  await page.goto(base + '/#/map');
+  await page.waitForSelector('svg .node');
   await page.locator('g.node[data-node="checkout"]').click();
   await page.waitForFunction(() => location.hash.startsWith('#/traces') && decodeURIComponent(location.hash).includes('service.name=checkout'));
   check('map: clicking a node filters to it', true);

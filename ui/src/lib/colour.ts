@@ -1,4 +1,4 @@
-// One colour per service, stable across views and reloads: the hue comes from the name's hash.
+// One colour per service, stable across views and reloads: picked by the name's hash.
 
 export function serviceColour(service: string): string {
   let h = 2166136261;
@@ -6,9 +6,11 @@ export function serviceColour(service: string): string {
     h ^= service.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
-  const hue = (h >>> 0) % 360;
-  return `hsl(${hue} 55% 55%)`;
+  return PALETTE[(h >>> 0) % PALETTE.length];
 }
+
+// Ten hues far enough apart to tell two services apart at a glance, readable on light and dark.
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#e15759', '#8cd17d'];
 
 /** Green (0 errors) through amber to red (every span an error). */
 export function errorColour(rate: number): string {
