@@ -97,10 +97,11 @@ try {
   await shot(page, 'logs.png');
 
   // A typed filter shows the API's rows for the same text.
+  const checkout = await api('/api/v1/query', { signal: 'logs', from: '-1h', to: 'now', limit: 500, q: 'service.name=checkout' });
   await filter(page, 'service.name=checkout');
   await page.waitForFunction(() => location.hash.includes('q=service.name'));
+  await page.waitForFunction((n) => document.querySelector('.count')?.textContent?.startsWith(n + ' rows'), checkout.json.rows.length);
   await waitIdle(page);
-  const checkout = await api('/api/v1/query', { signal: 'logs', from: '-1h', to: 'now', limit: 500, q: 'service.name=checkout' });
   const checkoutShown = await texts(page, 'section[aria-label=logs] .row .b');
   check('filter: the typed filter shows the same rows as the API', checkout.json.rows.length > 0
     && JSON.stringify(checkoutShown) === JSON.stringify(checkout.json.rows.map((r) => r.body)), { checkoutShown });
@@ -280,7 +281,6 @@ try {
   const box = await page.locator('.chart canvas').boundingBox();
   await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
   check('metrics: hovering shows values', (await page.locator('.chart .hover').count()) === 1);
-  await shot(page, 'metrics.png');
   await page.goto(base + '/#/metrics?name=http.server.request.duration');
   await page.waitForSelector('.chart canvas');
   await waitIdle(page);
@@ -288,6 +288,9 @@ try {
   const exemplars = counts.json.series.flatMap((x) => x.exemplars ?? []).filter((e) => e.trace_id);
   check('metrics: exemplars are drawn as points', exemplars.length > 0
     && (await page.locator('[data-exemplar-trace]').count()) === exemplars.length, { exemplars: exemplars.length });
+  const chartBox = await page.locator('.chart canvas').boundingBox();
+  await page.mouse.move(chartBox.x + chartBox.width * 0.3, chartBox.y + chartBox.height / 2);
+  await shot(page, 'metrics.png');
   const ex = await page.locator('[data-exemplar-trace]').first().getAttribute('data-exemplar-trace');
   await page.locator('[data-exemplar-trace]').first().click();
   await page.waitForFunction((id) => location.hash.startsWith('#/traces') && location.hash.includes('trace=' + id), ex);

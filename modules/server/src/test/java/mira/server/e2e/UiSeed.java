@@ -133,6 +133,9 @@ final class UiSeed {
         } finally {
           root.end();
         }
+        // One metrics export per request, a little apart, so the charts have a line to draw.
+        assertThat(checkout.metering().forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).as("metrics flushed").isTrue();
+        Thread.sleep(300);
       }
 
       // One wide and deep trace: span i is a child of span (i - 1) / 3.
