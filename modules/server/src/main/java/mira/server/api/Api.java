@@ -6,13 +6,15 @@ import mira.alert.Alerting;
 import mira.query.LocalQueries;
 import mira.server.ingest.Ingest;
 import mira.server.retention.RetentionSweeper;
+import mira.server.ui.Bundle;
+import mira.server.ui.UiRoutes;
 
 /** Every route of the HTTP API, for {@code MiraServer.start}. */
 public final class Api {
   private Api() {}
 
   /**
-   * The stats route and the query routes over {@code queries}.
+   * The stats route, the query routes over {@code queries}, MCP, alerts and the browser UI's files.
    *
    * @param retention the retention sweeper whose state the stats report, or null if none runs
    * @param version Mira's version, which the MCP server names in {@code serverInfo}
@@ -24,11 +26,13 @@ public final class Api {
     QueryRoutes query = new QueryRoutes(queries);
     McpRoute mcp = new McpRoute(queries, version, alerting);
     AlertsRoute alerts = new AlertsRoute(alerting);
+    UiRoutes ui = new UiRoutes(Bundle.load());
     return r -> {
       stats.route(r);
       query.route(r);
       mcp.route(r);
       alerts.route(r);
+      ui.route(r);
     };
   }
 }

@@ -1,0 +1,144 @@
+// The JSON API (docs/api.md) as the UI calls it: one function per route, each returning the parsed
+// answer or throwing an ApiError that carries the server's message verbatim.
+
+export type Attrs = Record<string, unknown>;
+
+export interface Resource { attributes: Attrs; entity: string | null; dropped_attributes_count: number }
+export interface Scope { name: string; version: string; attributes: Attrs }
+
+export interface LogRow {
+  time_unix_nano: string; observed_time_unix_nano: string; severity_number: number; severity_text: string;
+  event_name: string; body: unknown; trace_id: string; span_id: string; flags: number;
+  attributes: Attrs; resource: Resource; scope: Scope;
+}
+
+export interface SpanEvent { time_unix_nano: string; name: string; attributes: Attrs }
+export interface SpanLink { trace_id: string; span_id: string; trace_state: string; attributes: Attrs }
+
+export interface SpanRow {
+  trace_id: string; span_id: string; parent_span_id: string; name: string; kind: number;
+  start_time_unix_nano: string; end_time_unix_nano: string; duration_nano: string;
+  status: { code: number; message: string }; attributes: Attrs; events: SpanEvent[]; links: SpanLink[];
+  resource: Resource; scope: Scope;
+}
+
+/** What a partial (cluster) answer may say about nodes that did not answer; absent today. */
+export interface Partial { partial?: unknown; missing?: unknown; sources?: unknown }
+
+export interface Page<R> extends Partial { rows: R[]; next?: string; stats?: Record<string, unknown>; refused?: unknown[] }
+
+export interface Metric { name: string; type: string; unit: string; description: string }
+export interface Point { time_unix_nano: string; value: number | string | null }
+export interface Exemplar { time_unix_nano: string; value: number; trace_id: string; span_id: string }
+export interface Series {
+  name: string; type: string; unit: string; resource: { attributes: Attrs; entity: string | null };
+  attributes: Attrs; points: Point[]; exemplars?: Exemplar[];
+}
+
+export interface MapNode { service: string; entities: number; spans: string; errors: string; p50_ms: number; p99_ms: number; virtual: boolean }
+export interface MapEdge { from: string; to: string; calls: string; errors: string; p50_ms: number; p99_ms: number; kind: string }
+
+export interface Frame {
+  from: string; to: string; traces: string[];
+  entities: { entity: string; 'service.name'?: string | null; identity?: Attrs }[];
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly column: number | null) {
+    super(message);
+  }
+}
+
+type Listener = (pending: number) => void;
+let pending = 0;
+const listeners = new Set<Listener>();
+
+/** Calls `l` with the number of requests in flight whenever it changes. */
+export function onPending(l: Listener): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+function bump(d: number): void {
+  pending += d;
+  for (const l of listeners) l(pending);
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  bump(1);
+  try {
+    const res = await fetch(path, {
+      method,
+      signal,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON: a proxy's page or a plain-text refusal. Shown as it came.
+    }
+    if (!res.ok) {
+      const o = (json ?? {}) as { error?: unknown; column?: unknown };
+      const message = typeof o.error === 'string' ? o.error : text || res.status + ' ' + res.statusText;
+      throw new ApiError(res.status, message, typeof o.column === 'number' ? o.column : null);
+    }
+    return json as T;
+  } finally {
+    bump(-1);
+  }
+}
+
+export interface Window { from: string; to: string }
+
+export function query<R>(signal: 'logs' | 'traces', w: Window, q: string, limit: number, after?: string,
+  abort?: AbortSignal): Promise<Page<R>> {
+  const doc: Record<string, unknown> = { signal, from: w.from, to: w.to, limit };
+  if (q.trim() !== '') doc.q = q;
+  if (after) doc.after = after;
+  return call('POST', '/api/v1/query', doc, abort);
+}
+
+export function trace(id: string, abort?: AbortSignal): Promise<Page<SpanRow> & { trace_id: string }> {
+  return call('GET', '/api/v1/traces/' + encodeURIComponent(id), undefined, abort);
+}
+
+export function metrics(w: Window, abort?: AbortSignal): Promise<{ metrics: Metric[] } & Partial> {
+  return call('GET', '/api/v1/metrics?from=' + encodeURIComponent(w.from) + '&to=' + encodeURIComponent(w.to), undefined, abort);
+}
+
+export function series(doc: Record<string, unknown>, abort?: AbortSignal): Promise<{ series: Series[]; stats?: Record<string, unknown> } & Partial> {
+  return call('POST', '/api/v1/series', doc, abort);
+}
+
+export function correlate(doc: Record<string, unknown>, abort?: AbortSignal): Promise<{
+  frame: Frame; truncated: { traces: boolean; entities: boolean }; anchor_rows: number;
+  queries: Record<string, Record<string, unknown>>;
+} & Partial> {
+  return call('POST', '/api/v1/correlate', doc, abort);
+}
+
+export function serviceMap(doc: Record<string, unknown>, abort?: AbortSignal): Promise<{ nodes: MapNode[]; edges: MapEdge[]; truncated: boolean } & Partial> {
+  return call('POST', '/api/v1/map', doc, abort);
+}
+
+export interface Alert {
+  name: string; kind: string; signal: string; state: string; since: string | null; value: unknown;
+  threshold: Record<string, unknown>; filter: string; link: string | null; error: string | null;
+  window?: { from: string; to: string }; evaluated_at?: string | null;
+}
+
+export function alerts(abort?: AbortSignal): Promise<{ enabled: boolean; alerts: Alert[]; reload_error: string | null } & Partial> {
+  return call('GET', '/api/v1/alerts', undefined, abort);
+}
+
+/** The nodes a partial answer says are missing, or null for a whole answer. */
+export function missingNodes(answer: Partial | null | undefined): string[] | null {
+  if (!answer) return null;
+  const m = answer.missing ?? (typeof answer.partial === 'object' ? (answer.partial as { missing?: unknown })?.missing : undefined);
+  if (Array.isArray(m) && m.length > 0) return m.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+  if (answer.partial === true) return ['(unnamed)'];
+  return null;
+}
