@@ -104,9 +104,10 @@ public final class Soak {
     samples.forEach(s -> csv.add(s.csv()));
     Files.write(out, csv);
 
+    java.util.Map<Integer, Integer> stored = canaries(client, base);
     List<String> missing = new ArrayList<>();
     for (int c : acked) {
-      int rows = count(client, base, "canary-" + c + "-");
+      int rows = stored.getOrDefault(c, 0);
       if (rows != CANARY_RECORDS) {
         missing.add("canary " + c + ": " + rows + " of " + CANARY_RECORDS + " records");
       }
@@ -176,23 +177,33 @@ public final class Soak {
     }
   }
 
-  private static final Pattern BODY = Pattern.compile("\"body\"\\s*:\\s*\"(canary-[0-9]+-[0-9]+)\"");
+  private static final Pattern BODY = Pattern.compile("\"body\"\\s*:\\s*\"canary-([0-9]+)-[0-9]+\"");
+  private static final Pattern NEXT = Pattern.compile("\"next\"\\s*:\\s*\"([^\"]+)\"");
 
-  /** Records whose body starts with {@code prefix}, over the whole retention (distinct bodies counted). */
-  private static int count(HttpClient c, String base, String prefix) throws InterruptedException, IOException {
-    String doc = "{\"signal\":\"logs\",\"from\":\"-2d\",\"limit\":100,\"where\":[{\"text\":\"" + prefix + "\"}]}";
-    HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/query"))
-        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(doc)).build(), HttpResponse.BodyHandlers.ofString());
-    int rows = 0;
-    Matcher m = BODY.matcher(r.body());
-    while (m.find()) {
-      String body = m.group(1);
-      if (body.startsWith(prefix) && body.indexOf('-', prefix.length()) < 0) {
-        rows++;
+  /**
+   * Records per canary, read back page by page through the canaries' own service (its attribute
+   * index lets the query skip the load generator's blocks).
+   */
+  private static java.util.Map<Integer, Integer> canaries(HttpClient c, String base) throws InterruptedException, IOException {
+    java.util.Map<Integer, Integer> out = new java.util.HashMap<>();
+    String after = null;
+    do {
+      String doc = "{\"signal\":\"logs\",\"from\":\"-2d\",\"limit\":1000,\"q\":\"service.name=soak-canary\""
+          + (after == null ? "" : ",\"after\":\"" + after + "\"") + "}";
+      HttpResponse<String> r = c.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/query"))
+          .timeout(Duration.ofSeconds(120)).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(doc)).build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        throw new IOException("reading the canaries back: HTTP " + r.statusCode() + ": " + r.body());
       }
-    }
-    return rows;
+      Matcher m = BODY.matcher(r.body());
+      while (m.find()) {
+        out.merge(Integer.parseInt(m.group(1)), 1, Integer::sum);
+      }
+      Matcher n = NEXT.matcher(r.body());
+      after = n.find() ? n.group(1) : null;
+    } while (after != null);
+    return out;
   }
 
   private static String field(String json, String regex) {
