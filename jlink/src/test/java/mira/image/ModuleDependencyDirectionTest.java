@@ -26,20 +26,22 @@ class ModuleDependencyDirectionTest {
   /** Mira modules each module may require; arrows point at what is required. */
   private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
       Map.entry("proto", Set.of()),
-      Map.entry("wal", Set.of()),
-      Map.entry("block", Set.of("proto")),
-      Map.entry("query", Set.of("block", "proto")),
-      Map.entry("client", Set.of("query", "block", "proto")),
-      Map.entry("alert", Set.of("query", "block", "proto")),
-      Map.entry("mcp", Set.of("query", "block", "proto")),
-      Map.entry("server", Set.of("alert", "mcp", "client", "query", "block", "proto", "wal")),
-      Map.entry("tui", Set.of("client", "query", "block", "proto")),
-      Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "client", "query", "block", "proto", "wal")),
-      Map.entry("bench", Set.of("server", "alert", "client", "query", "block", "proto", "wal")));
+      Map.entry("fs", Set.of()),
+      Map.entry("wal", Set.of("fs")),
+      Map.entry("block", Set.of("proto", "fs")),
+      Map.entry("query", Set.of("block", "proto", "fs")),
+      Map.entry("client", Set.of("query", "block", "proto", "fs")),
+      Map.entry("alert", Set.of("query", "block", "proto", "fs")),
+      Map.entry("mcp", Set.of("query", "block", "proto", "fs")),
+      Map.entry("server", Set.of("alert", "mcp", "client", "query", "block", "proto", "wal", "fs")),
+      Map.entry("tui", Set.of("client", "query", "block", "proto", "fs")),
+      Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "client", "query", "block", "proto", "wal", "fs")),
+      Map.entry("bench", Set.of("server", "alert", "client", "query", "block", "proto", "wal", "fs")));
 
   /** Library package prefixes a module must not touch. */
   private static final Map<String, List<String>> FENCED = Map.of(
       "proto", List.of("io.helidon", "org.apache.arrow"),
+      "fs", List.of("io.helidon", "org.apache.arrow", "io.opentelemetry", "com.google.protobuf"),
       "wal", List.of("io.helidon", "org.apache.arrow", "io.opentelemetry", "com.google.protobuf"),
       "block", List.of("io.helidon"),
       "query", List.of("io.helidon"),
