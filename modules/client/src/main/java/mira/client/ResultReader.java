@@ -112,9 +112,11 @@ public final class ResultReader {
           bounds[k] = decimal(b.get(k), "bounds");
         }
       }
+      Integer scale = s.get("scale") == null ? null : (int) num(s, "scale");
       Map<String, Object> resource = object(s.get("resource"), "resource");
       out.add(new SeriesResult.Series(str(s, "name"), type, str(s, "unit"), str(s, "description"),
-          attributes(resource), attributes(s), points, exemplars, num(s, "dropped_points"), bounds, entity(resource)));
+          attributes(resource), attributes(s), points, exemplars, num(s, "dropped_points"), bounds, entity(resource),
+          scale));
     }
     Map<String, Object> st = object(doc.get("stats"), "stats");
     Stats stats = new Stats((int) num(st, "blocks_total"), (int) num(st, "blocks_pruned"),

@@ -77,6 +77,9 @@ public final class SeriesJson {
       }
       g.writeEndArray();
     }
+    if (s.scale() != null) {
+      g.writeNumberField("scale", s.scale());
+    }
     g.writeEndObject();
   }
 
