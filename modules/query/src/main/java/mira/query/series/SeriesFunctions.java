@@ -45,7 +45,7 @@ final class SeriesFunctions {
   static SeriesResult apply(SeriesSet raw, SeriesQuery q, Stats stats, List<Refused> refused) throws QueryException {
     SeriesFn f = q.fn();
     for (Series s : raw.series()) {
-      check(f, s);
+      check(f, s, s.name.equals(q.name()));
     }
     long step = f.step();
     long t0 = f.fromWindow() ? q.from() : Math.floorDiv(q.from(), step) * step;
@@ -110,9 +110,10 @@ final class SeriesFunctions {
   /**
    * A function that has no meaning for the series' type is a 400 naming both: rate and increase
    * of a gauge or a non-monotonic sum; quantile of a gauge, a sum, or the sum half of a histogram
-   * or summary (only the count half, or the histogram's own name, carries the buckets).
+   * or summary asked for by that name ({@code named}: only the count half, or the histogram's own
+   * name, carries the buckets).
    */
-  static void check(SeriesFn f, Series s) throws QueryException {
+  static void check(SeriesFn f, Series s, boolean named) throws QueryException {
     boolean gauge = s.type.equals("gauge");
     boolean sum = s.type.equals("sum");
     switch (f.fn()) {
@@ -124,10 +125,10 @@ final class SeriesFunctions {
       }
       case "quantile" -> {
         if (gauge || sum) {
-          throw new QueryException("fn \"quantile\" has no meaning for the " + s.type + " \"" + s.name
+          throw new QueryException("fn \"quantile\" has no meaning for the " + (sum && !s.monotonic ? "non-monotonic sum" : s.type) + " \"" + s.name
               + "\" (it applies to histograms, exponential histograms and summaries)");
         }
-        if (s.name.endsWith(".sum")) {
+        if (named && s.name.endsWith(".sum")) {
           throw new QueryException("fn \"quantile\" has no meaning for the sum half \"" + s.name + "\" of the "
               + s.type + " (name the " + s.type + " itself, or its .count half)");
         }
