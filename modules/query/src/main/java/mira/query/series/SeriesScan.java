@@ -178,6 +178,24 @@ public final class SeriesScan {
     }
   }
 
+  /**
+   * The data points of a block in {@code [from, to]} that pass every term (marked by point id), for
+   * {@code GET /api/v1/metrics}; null when the block has no metrics table.
+   */
+  static boolean[] matching(BlockReader r, List<Term> where, long from, long to) throws CorruptBlockException {
+    TableView metrics = Tables.get(r, TableFiles.METRICS);
+    if (metrics == null) {
+      return null;
+    }
+    MetricRows mr = metricRows(metrics, null);
+    PointTables pt = pointTables(r);
+    boolean[] in = new boolean[pt.total()];
+    if (pt.total() > 0) {
+      match(pt, mr, marks(r, where, mr.rows(), pt.total(), new Scratch()), from, to, in);
+    }
+    return in;
+  }
+
   /** Which metric rows take part, and into which set: exact name, or a histogram's half. */
   private static MetricRows metricRows(TableView metrics, String wanted) {
     int nm = metrics.rows();
