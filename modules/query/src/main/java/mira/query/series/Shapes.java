@@ -58,7 +58,8 @@ final class Shapes {
   Summary summary(int j) {
     double[] q = doubles(quantiles, j);
     double[] v = doubles(values, j);
-    return new Summary(q, v.length == q.length ? v : new double[q.length]);
+    // Lists of different lengths cannot be paired: the point carries no quantile rather than wrong ones.
+    return v.length == q.length ? new Summary(q, v) : new Summary(new double[0], new double[0]);
   }
 
   private static long[] longs(ListVector l, int j) {
