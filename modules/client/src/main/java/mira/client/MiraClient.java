@@ -73,14 +73,19 @@ public final class MiraClient {
 
   /** {@code GET /api/v1/metrics}: the metrics with a point between {@code from} and {@code to} (null: the default). */
   public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
+    return metrics(from, to, null);
+  }
+
+  /** {@code GET /api/v1/metrics?q=}: the same, only metrics with a point passing filter text {@code q} (null: all). */
+  public MetricList metrics(String from, String to, String q) throws QueryException, BusyException, IOException {
     StringBuilder path = new StringBuilder("/api/v1/metrics");
     char sep = '?';
-    if (from != null) {
-      path.append(sep).append("from=").append(URLEncoder.encode(from, StandardCharsets.UTF_8));
-      sep = '&';
-    }
-    if (to != null) {
-      path.append(sep).append("to=").append(URLEncoder.encode(to, StandardCharsets.UTF_8));
+    String[][] params = {{"from", from}, {"to", to}, {"q", q}};
+    for (String[] p : params) {
+      if (p[1] != null) {
+        path.append(sep).append(p[0]).append('=').append(URLEncoder.encode(p[1], StandardCharsets.UTF_8));
+        sep = '&';
+      }
     }
     return ResultReader.metrics(get(path.toString()));
   }

@@ -112,9 +112,11 @@ public final class ResultReader {
           bounds[k] = decimal(b.get(k), "bounds");
         }
       }
+      Integer scale = s.get("scale") == null ? null : (int) num(s, "scale");
       Map<String, Object> resource = object(s.get("resource"), "resource");
       out.add(new SeriesResult.Series(str(s, "name"), type, str(s, "unit"), str(s, "description"),
-          attributes(resource), attributes(s), points, exemplars, num(s, "dropped_points"), bounds, entity(resource)));
+          attributes(resource), attributes(s), points, exemplars, num(s, "dropped_points"), bounds, entity(resource),
+          scale));
     }
     Map<String, Object> st = object(doc.get("stats"), "stats");
     Stats stats = new Stats((int) num(st, "blocks_total"), (int) num(st, "blocks_pruned"),
@@ -128,7 +130,27 @@ public final class ResultReader {
     List<MetricList.Metric> out = new ArrayList<>();
     for (Object o : list(doc.get("metrics"), "metrics")) {
       Map<String, Object> m = object(o, "a metric");
-      out.add(new MetricList.Metric(str(m, "name"), str(m, "type"), str(m, "unit"), str(m, "description")));
+      List<String> keys = new ArrayList<>();
+      for (Object k : list(m.get("attribute_keys"), "attribute_keys")) {
+        if (!(k instanceof String ks)) {
+          throw new IOException("\"attribute_keys\" holds a non-string: " + k);
+        }
+        keys.add(ks);
+      }
+      List<List<Double>> bounds = new ArrayList<>();
+      for (Object b : list(m.get("bounds"), "bounds")) {
+        List<Double> one = new ArrayList<>();
+        for (Object x : list(b, "bounds")) {
+          one.add(decimal(x, "bounds"));
+        }
+        bounds.add(one);
+      }
+      Object mono = m.get("monotonic");
+      if (mono != null && !(mono instanceof Boolean)) {
+        throw new IOException("\"monotonic\" is not a boolean: " + mono);
+      }
+      out.add(new MetricList.Metric(str(m, "name"), str(m, "type"), str(m, "unit"), str(m, "description"),
+          (String) m.get("temporality"), (Boolean) mono, keys, bounds));
     }
     return new MetricList(out, stats(doc), refused(doc));
   }

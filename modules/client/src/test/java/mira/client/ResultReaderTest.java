@@ -218,10 +218,13 @@ class ResultReaderTest {
           attributes(1)).as((t, l, tr, sp, a) -> new SeriesResult.Exemplar(t, SeriesResult.LONG, l, 0, tr, sp, a));
       Arbitrary<double[]> bounds = Arbitraries.doubles().between(0, 1e6).array(double[].class).ofMaxSize(5)
           .injectNull(0.5);
-      return Combinators.combine(text(), Arbitraries.longs(), attributes(2), attributes(2), points.list().ofMaxSize(6),
+      Arbitrary<Integer> scale = Arbitraries.integers().between(-10, 20).injectNull(0.5);
+      return Combinators.combine(Combinators.combine(text(), scale).as((n, s) -> new Object[] {n, s}),
+          Arbitraries.longs(), attributes(2), attributes(2), points.list().ofMaxSize(6),
           exemplars.list().ofMaxSize(2), Arbitraries.longs().between(0, 1000), bounds)
-          .as((name, entity, res, attrs, pts, ex, dropped, b) ->
-              new SeriesResult.Series(name, type, "ms", "d", res, attrs, pts, ex, dropped, b, entity));
+          .as((ns, entity, res, attrs, pts, ex, dropped, b) ->
+              new SeriesResult.Series((String) ns[0], type, "ms", "d", res, attrs, pts, ex, dropped, b, entity,
+                  (Integer) ns[1]));
     });
   }
 
@@ -234,8 +237,12 @@ class ResultReaderTest {
 
   @Provide
   Arbitrary<MetricList> metricLists() {
+    Arbitrary<String> temporality = Arbitraries.of("delta", "cumulative", "unspecified").injectNull(0.3);
+    Arbitrary<Boolean> monotonic = Arbitraries.of(true, false).injectNull(0.3);
+    Arbitrary<List<List<Double>>> bounds = Arbitraries.doubles().between(-1e6, 1e6).list().ofMaxSize(4).list()
+        .ofMaxSize(2);
     Arbitrary<MetricList.Metric> metrics = Combinators.combine(text(), Arbitraries.of("gauge", "sum", "histogram"),
-        text(), text()).as(MetricList.Metric::new);
+        text(), text(), temporality, monotonic, text().list().ofMaxSize(3), bounds).as(MetricList.Metric::new);
     return metrics.list().ofMaxSize(5).map(m -> new MetricList(m, new Stats(2, 0, 2, 40, 40, 1), List.of()));
   }
 

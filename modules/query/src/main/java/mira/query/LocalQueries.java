@@ -225,8 +225,21 @@ public final class LocalQueries implements AutoCloseable {
    * and {@code to} are time strings (null: the last hour).
    */
   public MetricList metrics(String from, String to) throws QueryException, BusyException, IOException {
+    return metrics(from, to, null);
+  }
+
+  /**
+   * The metrics with a data point in the window passing filter text {@code q} (null: every
+   * metric), with type, unit, description, temporality, monotonicity, the point attribute keys
+   * and histogram bounds seen.
+   *
+   * @throws QueryException if a time or the filter text does not parse, or the text holds a term
+   *     series do not take (a root field, a text search)
+   */
+  public MetricList metrics(String from, String to, String q) throws QueryException, BusyException, IOException {
     Window w = Documents.window(from, to, now());
-    return call(() -> MetricNames.run(engine, w));
+    List<Term> terms = Documents.seriesTerms(q);
+    return call(() -> MetricNames.run(engine, w, terms));
   }
 
   /**

@@ -508,6 +508,16 @@ public final class Documents {
     return terms;
   }
 
+  /**
+   * The terms of filter text {@code q} (null: none) checked as a series document checks its own:
+   * attribute and entity terms only, for {@code GET /api/v1/metrics?q=}.
+   */
+  public static List<Term> seriesTerms(String q) throws QueryException {
+    List<Term> terms = new ArrayList<>();
+    text(terms, Signal.METRICS, q);
+    return terms;
+  }
+
   /** Appends the terms of filter text {@code q} (null: none) to {@code terms}; both apply. */
   public static void text(List<Term> terms, Signal signal, String q) throws QueryException {
     if (q == null) {

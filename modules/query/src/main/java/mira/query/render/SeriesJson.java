@@ -2,6 +2,7 @@ package mira.query.render;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.util.List;
 import mira.query.result.MetricList;
 import mira.query.result.SeriesResult;
 
@@ -77,6 +78,9 @@ public final class SeriesJson {
       }
       g.writeEndArray();
     }
+    if (s.scale() != null) {
+      g.writeNumberField("scale", s.scale());
+    }
     g.writeEndObject();
   }
 
@@ -99,6 +103,26 @@ public final class SeriesJson {
         g.writeStringField("type", m.type());
         g.writeStringField("unit", m.unit());
         g.writeStringField("description", m.description());
+        g.writeStringField("temporality", m.temporality());
+        if (m.monotonic() == null) {
+          g.writeNullField("monotonic");
+        } else {
+          g.writeBooleanField("monotonic", m.monotonic());
+        }
+        g.writeArrayFieldStart("attribute_keys");
+        for (String k : m.attributeKeys()) {
+          g.writeString(k);
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("bounds");
+        for (List<Double> b : m.bounds()) {
+          g.writeStartArray();
+          for (double x : b) {
+            g.writeNumber(x);
+          }
+          g.writeEndArray();
+        }
+        g.writeEndArray();
         g.writeEndObject();
       }
       g.writeEndArray();

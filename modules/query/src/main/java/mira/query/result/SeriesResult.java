@@ -39,15 +39,23 @@ public record SeriesResult(List<Series> series, long droppedSeries, Stats stats,
    *     merged across the group; null otherwise
    * @param entity the resource's entity key ({@link Resource#entity}); {@link Resource#NO_ENTITY}
    *     for a resource without identity and for series grouped with {@code group_by}
+   * @param scale for a quantile of exponential histograms, the scale at which the group's buckets
+   *     were merged (the coarsest of its points); null otherwise
    */
   public record Series(String name, String type, String unit, String description, List<Attribute> resource,
       List<Attribute> attributes, List<Point> points, List<Exemplar> exemplars, long droppedPoints, double[] bounds,
-      long entity) {
+      long entity, Integer scale) {
     public Series {
       resource = List.copyOf(resource);
       attributes = List.copyOf(attributes);
       points = List.copyOf(points);
       exemplars = List.copyOf(exemplars);
+    }
+
+    public Series(String name, String type, String unit, String description, List<Attribute> resource,
+        List<Attribute> attributes, List<Point> points, List<Exemplar> exemplars, long droppedPoints, double[] bounds,
+        long entity) {
+      this(name, type, unit, description, resource, attributes, points, exemplars, droppedPoints, bounds, entity, null);
     }
 
     public Series(String name, String type, String unit, String description, List<Attribute> resource,

@@ -13,11 +13,20 @@ import mira.query.doc.Cursor;
  * {@code maxPoints}, and the rest are counted as dropped, so memory is bounded while scanning.
  */
 final class Series {
-  /** A data point: its place in the total order, its value (kinds of {@link SeriesResult}) and its exemplars. */
+  /**
+   * A data point: its place in the total order, its value (kinds of {@link SeriesResult}) and its
+   * exemplars; for a quantile, on a histogram's count half, its explicit buckets ({@code counts},
+   * {@code bounds}), its exponential buckets ({@code exp}) or its summary quantiles, else null.
+   */
   record Point(long time, int node, long seq, int id, int kind, long l, double d, long start,
-      SeriesResult.Exemplar[] exemplars, long[] counts, double[] bounds) {
+      SeriesResult.Exemplar[] exemplars, long[] counts, double[] bounds, ExpHist exp, Shapes.Summary summary) {
     Point(long time, int node, long seq, int id, int kind, long l, double d, SeriesResult.Exemplar[] exemplars) {
-      this(time, node, seq, id, kind, l, d, 0, exemplars, null, null);
+      this(time, node, seq, id, kind, l, d, 0, exemplars, null, null, null, null);
+    }
+
+    Point(long time, int node, long seq, int id, int kind, long l, double d, long start,
+        SeriesResult.Exemplar[] exemplars, long[] counts, double[] bounds) {
+      this(time, node, seq, id, kind, l, d, start, exemplars, counts, bounds, null, null);
     }
 
     /** The value as a double (NaN if none); unsigned counts read as unsigned. */

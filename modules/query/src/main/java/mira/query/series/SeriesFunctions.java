@@ -45,7 +45,7 @@ final class SeriesFunctions {
   static SeriesResult apply(SeriesSet raw, SeriesQuery q, Stats stats, List<Refused> refused) throws QueryException {
     SeriesFn f = q.fn();
     for (Series s : raw.series()) {
-      check(f, s);
+      check(f, s, s.name.equals(q.name()));
     }
     long step = f.step();
     long t0 = f.fromWindow() ? q.from() : Math.floorDiv(q.from(), step) * step;
@@ -54,7 +54,12 @@ final class SeriesFunctions {
     if (f.fn().equals("quantile")) {
       return Quantiles.apply(raw, q, t0, nb, stats, refused);
     }
+    List<Series> derived = new ArrayList<>();
     for (Series s : raw.series()) {
+      if (f.fn().equals("avg") && !s.type.equals("gauge") && !s.type.equals("sum")) {
+        derived.add(s);
+        continue;
+      }
       List<Series.Point> pts = s.finish();
       int n = pts.size();
       long[] time = new long[n];
@@ -87,6 +92,9 @@ final class SeriesFunctions {
         }
       }
     }
+    if (!derived.isEmpty()) {
+      averages(derived, q, t0, nb, groups);
+    }
     List<SeriesResult.Series> out = new ArrayList<>();
     long droppedSeries = raw.droppedSeries();
     for (Group g : groups.values()) {
@@ -99,8 +107,13 @@ final class SeriesFunctions {
     return new SeriesResult(out, droppedSeries, stats, refused);
   }
 
-  /** A function that has no meaning for the series' type is a 400 naming both. */
-  private static void check(SeriesFn f, Series s) throws QueryException {
+  /**
+   * A function that has no meaning for the series' type is a 400 naming both: rate and increase
+   * of a gauge or a non-monotonic sum; quantile of a gauge, a sum, or the sum half of a histogram
+   * or summary asked for by that name ({@code named}: only the count half, or the histogram's own
+   * name, carries the buckets).
+   */
+  static void check(SeriesFn f, Series s, boolean named) throws QueryException {
     boolean gauge = s.type.equals("gauge");
     boolean sum = s.type.equals("sum");
     switch (f.fn()) {
@@ -112,22 +125,77 @@ final class SeriesFunctions {
       }
       case "quantile" -> {
         if (gauge || sum) {
-          throw new QueryException("fn \"quantile\" has no meaning for the " + s.type + " \"" + s.name
-              + "\" (it applies to histograms and summaries)");
+          throw new QueryException("fn \"quantile\" has no meaning for the " + (sum && !s.monotonic ? "non-monotonic sum" : s.type) + " \"" + s.name
+              + "\" (it applies to histograms, exponential histograms and summaries)");
         }
-        if (s.type.equals("histogram")) {
-          return;
+        if (named && s.name.endsWith(".sum")) {
+          throw new QueryException("fn \"quantile\" has no meaning for the sum half \"" + s.name + "\" of the "
+              + s.type + " (name the " + s.type + " itself, or its .count half)");
         }
-        throw new QueryException("fn \"quantile\" over the " + s.type + " \"" + s.name
-            + "\" is not implemented yet (see docs/api.md)");
       }
-      default -> {
-        if (f.fn().equals("avg") && !gauge && !sum) {
-          throw new QueryException("fn \"avg\" over the " + s.type + " \"" + s.name
-              + "\" (sum / count) is not implemented yet (see docs/api.md); avg applies to gauges and sums");
+      default -> { }
+    }
+  }
+
+  /**
+   * {@code avg} of histograms, exponential histograms and summaries: per step, the increase of the
+   * sum half over the increase of the count half (the mean of the step's observations), with the
+   * group's increases added before dividing, so a group's mean weighs every observation alike.
+   * Both halves must be read: naming only one is a 400.
+   */
+  private static void averages(List<Series> derived, SeriesQuery q, long t0, int nb, TreeMap<String, Group> groups)
+      throws QueryException {
+    SeriesFn f = q.fn();
+    Map<String, Series[]> pairs = new LinkedHashMap<>();
+    for (Series s : derived) {
+      boolean count = s.name.endsWith(".count");
+      String base = s.name.substring(0, s.name.length() - (count ? ".count".length() : ".sum".length()));
+      String key = base + '\u0000' + s.type + '\u0000' + s.unit + '\u0000' + AttrKey.of(s.resource) + '\u0000'
+          + AttrKey.of(s.attributes);
+      pairs.computeIfAbsent(key, k -> new Series[2])[count ? 0 : 1] = s;
+    }
+    for (Series[] p : pairs.values()) {
+      if (p[0] == null || p[1] == null) {
+        Series one = p[0] == null ? p[1] : p[0];
+        throw new QueryException("fn \"avg\" of the " + one.type + " \"" + one.name + "\" is sum / count and needs both"
+            + " halves: name the " + one.type + " itself, not one half");
+      }
+      double[] c = increases(p[0], q.from(), t0, f.step(), nb);
+      double[] sm = increases(p[1], q.from(), t0, f.step(), nb);
+      String base = p[0].name.substring(0, p[0].name.length() - ".count".length());
+      Group g = group(groups, f, p[0], base, "avg");
+      if (g.num == null) {
+        g.num = new double[nb];
+        g.den = new double[nb];
+        g.n = new int[nb];
+      }
+      g.members++;
+      for (int k = 0; k < nb; k++) {
+        if (!Double.isNaN(c[k]) && !Double.isNaN(sm[k])) {
+          g.num[k] += sm[k];
+          g.den[k] += c[k];
+          g.n[k]++;
         }
       }
     }
+  }
+
+  private static double[] increases(Series s, long from, long t0, long step, int nb) {
+    List<Series.Point> pts = s.finish();
+    int n = pts.size();
+    long[] time = new long[n];
+    long[] start = new long[n];
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      Series.Point p = pts.get(i);
+      time[i] = p.time();
+      start[i] = p.start();
+      v[i] = p.value();
+    }
+    double[] buckets = new double[nb];
+    java.util.Arrays.fill(buckets, Double.NaN);
+    increase(time, start, v, s.temporality == 1, from, t0, step, buckets);
+    return buckets;
   }
 
   /** Per-bucket increase (see the class comment); buckets without a point stay NaN. */
@@ -238,6 +306,13 @@ final class SeriesFunctions {
     /** Quantiles: per step, the bucket counts merged across the group's series; the bounds they share. */
     double[][] merged;
     double[] bounds;
+    /** Exponential-histogram quantiles: per step, the merged buckets. */
+    ExpHist[] mergedExp;
+    /** Stored series in the group (summary quantiles, histogram averages). */
+    int members;
+    /** Histogram averages: per step, the summed increases of the sums and of the counts. */
+    double[] num;
+    double[] den;
 
     Group(String name, String type, String unit, String description, List<Attribute> resource,
         List<Attribute> attributes) {
@@ -297,9 +372,12 @@ final class SeriesFunctions {
         if (n[k] == 0 || seen++ < skip) {
           continue;
         }
-        double v = agg.equals("avg") ? acc[k] / n[k] : acc[k];
+        double v = num != null ? num[k] / den[k] : agg.equals("avg") ? acc[k] / n[k] : acc[k];
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+          continue;   // a histogram average over a step with no observations
+        }
         pts.add(new SeriesResult.Point(t0 + k * step, SeriesResult.DOUBLE, 0, v));
-        if (best[k] != null) {
+        if (best != null && best[k] != null) {
           ex.add(best[k]);
         }
       }

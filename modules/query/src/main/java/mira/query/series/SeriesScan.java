@@ -178,6 +178,24 @@ public final class SeriesScan {
     }
   }
 
+  /**
+   * The data points of a block in {@code [from, to]} that pass every term (marked by point id), for
+   * {@code GET /api/v1/metrics}; null when the block has no metrics table.
+   */
+  static boolean[] matching(BlockReader r, List<Term> where, long from, long to) throws CorruptBlockException {
+    TableView metrics = Tables.get(r, TableFiles.METRICS);
+    if (metrics == null) {
+      return null;
+    }
+    MetricRows mr = metricRows(metrics, null);
+    PointTables pt = pointTables(r);
+    boolean[] in = new boolean[pt.total()];
+    if (pt.total() > 0) {
+      match(pt, mr, marks(r, where, mr.rows(), pt.total(), new Scratch()), from, to, in);
+    }
+    return in;
+  }
+
   /** Which metric rows take part, and into which set: exact name, or a histogram's half. */
   private static MetricRows metricRows(TableView metrics, String wanted) {
     int nm = metrics.rows();
@@ -325,6 +343,7 @@ public final class SeriesScan {
     IntReader entityKey = IntReader.of(resTable == null ? null : resTable.column(ColumnNames.KEY));
     Exemplars exemplars = new Exemplars(r, totalPoints, in);
     Buckets buckets = withBuckets ? Buckets.of(r) : null;
+    Shapes shapes = withBuckets ? Shapes.of(r) : null;
     String[] resourceKey = new String[nRes];
     @SuppressWarnings("unchecked")
     List<Attribute>[] resources = new List[nRes];
@@ -341,6 +360,8 @@ public final class SeriesScan {
       IntReader startTime = IntReader.of(t.column(ColumnNames.START_TIME_UNIX_NANO));
       boolean numbers = POINT_TABLES[k].equals(TableFiles.NUMBER_DP);
       boolean hist = withBuckets && POINT_TABLES[k].equals(TableFiles.HIST_DP);
+      boolean exp = withBuckets && POINT_TABLES[k].equals(TableFiles.EXP_HIST_DP);
+      boolean summary = withBuckets && POINT_TABLES[k].equals(TableFiles.SUMMARY_DP);
       IntReader iv = IntReader.of(t.column(numbers ? ColumnNames.INT : ColumnNames.COUNT));
       IntReader dv = IntReader.of(t.column(numbers ? ColumnNames.DOUBLE : ColumnNames.SUM));
       for (int j = 0, rows = t.rows(); j < rows; j++) {
@@ -378,7 +399,8 @@ public final class SeriesScan {
           if (mode != SUM_ONLY) {
             add(into, n + ".count", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
                 new Series.Point(ts, node, seq, pid, Series.UNSIGNED, iv.get(j), 0, st, ex,
-                    hist ? buckets.counts(j) : null, hist ? buckets.bounds(j) : null));
+                    hist ? buckets.counts(j) : null, hist ? buckets.bounds(j) : null, exp ? shapes.exp(j) : null,
+                    summary ? shapes.summary(j) : null));
           }
           if (mode != COUNT_ONLY) {
             boolean hasSum = !dv.isNull(j);

@@ -1,7 +1,8 @@
 /**
  * Metrics: names in a window, and series of points grouped by resource and point attributes,
  * with histograms and summaries read as {@code .count} and {@code .sum}; step functions over them
- * (rate, increase, last, min, max, avg, histogram quantiles), grouping and aggregation. Results are
+ * (rate, increase, last, min, max, avg, including a histogram's sum / count, and quantiles of explicit and
+ * exponential histograms and of summaries), grouping and aggregation. Results are
  * typed ({@code mira.query.result.SeriesResult}, {@code mira.query.result.MetricList}); JSON is written by
  * {@code mira.query.render.SeriesJson}.
  *

@@ -39,10 +39,13 @@ class SeriesJsonTest {
 
   @Test
   void metricListDocument() {
-    MetricList m = new MetricList(List.of(new MetricList.Metric("cpu", "gauge", "1", "")), new Stats(1, 0, 1, 2, 2, 0),
-        List.of());
+    MetricList m = new MetricList(List.of(new MetricList.Metric("cpu", "gauge", "1", ""),
+        new MetricList.Metric("lat", "histogram", "ms", "", "delta", null, List.of("route"), List.of(List.of(5.0, 10.0)))),
+        new Stats(1, 0, 1, 2, 2, 0), List.of());
     assertThat(new String(SeriesJson.metrics(m), StandardCharsets.UTF_8)).isEqualTo("{\"metrics\":[{\"name\":\"cpu\",\"type\":"
-        + "\"gauge\",\"unit\":\"1\",\"description\":\"\"}],\"stats\":{\"blocks_total\":1,\"blocks_pruned\":0,"
+        + "\"gauge\",\"unit\":\"1\",\"description\":\"\",\"temporality\":null,\"monotonic\":null,\"attribute_keys\":[],"
+        + "\"bounds\":[]},{\"name\":\"lat\",\"type\":\"histogram\",\"unit\":\"ms\",\"description\":\"\","
+        + "\"temporality\":\"delta\",\"monotonic\":null,\"attribute_keys\":[\"route\"],\"bounds\":[[5.0,10.0]]}],\"stats\":{\"blocks_total\":1,\"blocks_pruned\":0,"
         + "\"blocks_scanned\":1,\"rows_scanned\":\"2\",\"rows_matched\":\"2\",\"took_ms\":\"0\"}}");
   }
 }

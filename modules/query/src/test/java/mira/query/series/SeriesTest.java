@@ -217,8 +217,11 @@ class SeriesTest {
     try (LocalQueries q = LocalQueries.open(data, () -> NOW)) {
       JsonTree.Obj r = JsonTree.parseObj(mira.query.render.SeriesJson.metrics(q.metrics(Long.toString(T0), "now")));
       assertThat(r.list("metrics")).isEqualTo(List.of(
-          obj("name", "cpu", "type", "gauge", "unit", "1", "description", "cpu description"),
-          obj("name", "latency", "type", "histogram", "unit", "ms", "description", "")));
+          obj("name", "cpu", "type", "gauge", "unit", "1", "description", "cpu description", "temporality", null,
+              "monotonic", null, "attribute_keys", List.of(), "bounds", List.of()),
+          // A histogram point with no explicit bounds (one +Inf bucket) lists its empty bounds array.
+          obj("name", "latency", "type", "histogram", "unit", "ms", "description", "", "temporality", "cumulative",
+              "monotonic", null, "attribute_keys", List.of(), "bounds", List.of(List.of()))));
       JsonTree.Obj all = JsonTree.parseObj(mira.query.render.SeriesJson.metrics(q.metrics("-7d", null)));
       assertThat(all.list("metrics")).hasSize(3);
     }

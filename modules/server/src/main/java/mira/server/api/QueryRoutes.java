@@ -123,10 +123,11 @@ public final class QueryRoutes {
       }
     }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
-      if (params(req, res, List.of("from", "to"))) {
+      if (params(req, res, List.of("from", "to", "q"))) {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
-        answer(res, () -> SeriesJson.metrics(queries.metrics(from, to)));
+        String q = req.query().first("q").orElse(null);
+        answer(res, () -> SeriesJson.metrics(queries.metrics(from, to, q)));
       }
     }));
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {

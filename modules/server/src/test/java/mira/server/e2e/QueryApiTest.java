@@ -237,9 +237,19 @@ class QueryApiTest {
       assertThat(post(node, "/v1/metrics", export).status()).isEqualTo(200);
 
       Map<String, Object> names = obj(get(node, "/api/v1/metrics?from=-1h&to=now"));
-      assertThat((List<Object>) names.get("metrics")).containsExactly(
-          Map.of("name", "http.server.duration", "type", "histogram", "unit", "ms", "description", ""),
-          Map.of("name", "queue.depth", "type", "gauge", "unit", "1", "description", "items waiting"));
+      Map<String, Object> duration = new java.util.HashMap<>(Map.of("name", "http.server.duration", "type", "histogram",
+          "unit", "ms", "description", "", "temporality", "cumulative", "attribute_keys", List.of(),
+          "bounds", List.of(List.of())));
+      duration.put("monotonic", null);
+      Map<String, Object> depth = new java.util.HashMap<>(Map.of("name", "queue.depth", "type", "gauge", "unit", "1",
+          "description", "items waiting", "attribute_keys", List.of("queue"), "bounds", List.of()));
+      depth.put("monotonic", null);
+      depth.put("temporality", null);
+      assertThat((List<Object>) names.get("metrics")).containsExactly(duration, depth);
+      // Filter text selects metrics by their points; a text search has no meaning for metrics.
+      assertThat((List<Object>) obj(get(node, "/api/v1/metrics?from=-1h&to=now&q=queue%3Da")).get("metrics"))
+          .containsExactly(depth);
+      assertThat(get(node, "/api/v1/metrics?q=timeout").status()).isEqualTo(400);
 
       Map<String, Object> count = obj(post(node, "/api/v1/series", "{\"name\": \"http.server.duration.count\"}"));
       List<?> series = (List<?>) count.get("series");
