@@ -60,17 +60,12 @@ final class SeriesFunctions {
         derived.add(s);
         continue;
       }
-      List<Series.Point> pts = s.finish();
-      int n = pts.size();
-      long[] time = new long[n];
-      long[] start = new long[n];
-      double[] v = new double[n];
-      for (int i = 0; i < n; i++) {
-        Series.Point p = pts.get(i);
-        time[i] = p.time();
-        start[i] = p.start();
-        v[i] = p.value();
-      }
+      Columns c = columns(s);
+      List<Series.Point> pts = c.points();
+      long[] time = c.time();
+      long[] start = c.start();
+      double[] v = c.value();
+      int n = time.length;
       double[] buckets = new double[nb];
       java.util.Arrays.fill(buckets, Double.NaN);
       switch (f.fn()) {
@@ -181,6 +176,17 @@ final class SeriesFunctions {
   }
 
   private static double[] increases(Series s, long from, long t0, long step, int nb) {
+    Columns c = columns(s);
+    double[] buckets = new double[nb];
+    java.util.Arrays.fill(buckets, Double.NaN);
+    increase(c.time(), c.start(), c.value(), s.temporality == 1, from, t0, step, buckets);
+    return buckets;
+  }
+
+  /** A series' finished points, and the same as parallel columns: time, start time, value. */
+  private record Columns(List<Series.Point> points, long[] time, long[] start, double[] value) {}
+
+  private static Columns columns(Series s) {
     List<Series.Point> pts = s.finish();
     int n = pts.size();
     long[] time = new long[n];
@@ -192,10 +198,7 @@ final class SeriesFunctions {
       start[i] = p.start();
       v[i] = p.value();
     }
-    double[] buckets = new double[nb];
-    java.util.Arrays.fill(buckets, Double.NaN);
-    increase(time, start, v, s.temporality == 1, from, t0, step, buckets);
-    return buckets;
+    return new Columns(pts, time, start, v);
   }
 
   /** Per-bucket increase (see the class comment); buckets without a point stay NaN. */
