@@ -6,7 +6,6 @@ import mira.block.read.CorruptBlockException;
 import mira.block.read.TableView;
 import mira.query.table.IntReader;
 import mira.query.table.Tables;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.ListVector;
 
@@ -46,18 +45,7 @@ final class Buckets {
 
   /** The bucket counts of hist_dp row {@code j} (bounds().length + 1 of them, the last the +Inf bucket). */
   long[] counts(int j) {
-    if (counts == null) {
-      return new long[0];
-    }
-    ArrowBuf off = counts.getOffsetBuffer();
-    int a = off.getInt(4L * j);
-    int b = off.getInt(4L * (j + 1));
-    ArrowBuf data = counts.getDataVector().getDataBuffer();
-    long[] out = new long[b - a];
-    for (int k = a; k < b; k++) {
-      out[k - a] = data.getLong(8L * k);
-    }
-    return out;
+    return Shapes.longs(counts, j);
   }
 
   /** The explicit bounds of hist_dp row {@code j}, shared between points with the same bounds. */
@@ -69,14 +57,7 @@ final class Buckets {
     }
     double[] c = boundsCache[row];
     if (c == null) {
-      ArrowBuf off = bounds.getOffsetBuffer();
-      int a = off.getInt(4L * row);
-      int b = off.getInt(4L * (row + 1));
-      ArrowBuf data = bounds.getDataVector().getDataBuffer();
-      c = new double[b - a];
-      for (int k = a; k < b; k++) {
-        c[k - a] = Double.longBitsToDouble(data.getLong(8L * k));
-      }
+      c = Shapes.doubles(bounds, row);
       boundsCache[row] = c;
     }
     return c;

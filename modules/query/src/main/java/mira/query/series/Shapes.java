@@ -62,7 +62,8 @@ final class Shapes {
     return v.length == q.length ? new Summary(q, v) : new Summary(new double[0], new double[0]);
   }
 
-  private static long[] longs(ListVector l, int j) {
+  /** Row {@code j} of a list-of-int64 column (empty when the column is absent or the row null). */
+  static long[] longs(ListVector l, int j) {
     if (l == null || l.isNull(j)) {
       return new long[0];
     }
@@ -77,7 +78,8 @@ final class Shapes {
     return out;
   }
 
-  private static double[] doubles(ListVector l, int j) {
+  /** Row {@code j} of a list-of-float64 column (empty when the column is absent or the row null). */
+  static double[] doubles(ListVector l, int j) {
     long[] bits = longs(l, j);
     double[] out = new double[bits.length];
     for (int k = 0; k < bits.length; k++) {
