@@ -4,6 +4,7 @@ module mira.server {
   requires mira.block;
   requires mira.wal;
   requires mira.query;
+  requires mira.cluster;
   requires mira.mcp;
   requires mira.alert;
   requires io.helidon.webserver;

@@ -31,12 +31,13 @@ class ModuleDependencyDirectionTest {
       Map.entry("block", Set.of("proto", "fs")),
       Map.entry("query", Set.of("block", "proto", "fs")),
       Map.entry("client", Set.of("query", "block", "proto", "fs")),
+      Map.entry("cluster", Set.of("client", "query", "block", "proto", "fs")),
       Map.entry("alert", Set.of("query", "block", "proto", "fs")),
       Map.entry("mcp", Set.of("query", "block", "proto", "fs")),
-      Map.entry("server", Set.of("alert", "mcp", "client", "query", "block", "proto", "wal", "fs")),
+      Map.entry("server", Set.of("alert", "mcp", "cluster", "client", "query", "block", "proto", "wal", "fs")),
       Map.entry("tui", Set.of("client", "query", "block", "proto", "fs")),
-      Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "client", "query", "block", "proto", "wal", "fs")),
-      Map.entry("bench", Set.of("server", "alert", "client", "query", "block", "proto", "wal", "fs")));
+      Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "cluster", "client", "query", "block", "proto", "wal", "fs")),
+      Map.entry("bench", Set.of("server", "alert", "cluster", "client", "query", "block", "proto", "wal", "fs")));
 
   /** Library package prefixes a module must not touch. */
   private static final Map<String, List<String>> FENCED = Map.of(
@@ -46,6 +47,7 @@ class ModuleDependencyDirectionTest {
       "block", List.of("io.helidon"),
       "query", List.of("io.helidon"),
       "client", List.of("io.helidon"),
+      "cluster", List.of("io.helidon"),
       "alert", List.of("io.helidon"),
       "mcp", List.of("io.helidon"),
       "tui", List.of("io.helidon", "mira.server"));

@@ -11,6 +11,8 @@ import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
 import mira.query.result.CorrelateResult;
+import mira.query.result.EntityList;
+import mira.query.result.ServiceList;
 import mira.query.result.Frame;
 import mira.query.result.ServiceMap;
 import mira.query.result.Entities;
@@ -58,11 +60,23 @@ public final class ResultReader {
         throw new IOException("the answer's next is not a cursor: " + e.getMessage());
       }
     }
+    // A peer asked for a cluster answer writes every row's position (docs/api.md, "Replicas").
+    List<Object> rawPositions = doc.containsKey("positions") ? list(doc.get("positions"), "positions") : null;
+    if (rawPositions != null && rawPositions.size() != rawRows.size()) {
+      throw new IOException("the answer has " + rawRows.size() + " rows but " + rawPositions.size() + " positions");
+    }
     List<Row> rows = new ArrayList<>(rawRows.size());
     for (int i = 0; i < rawRows.size(); i++) {
       Map<String, Object> r = object(rawRows.get(i), "rows[" + i + "]");
-      boolean last = i == rawRows.size() - 1 && cursor != null;
-      rows.add(r.containsKey("start_time_unix_nano") ? span(r, last ? cursor : null) : log(r, last ? cursor : null));
+      Cursor at = i == rawRows.size() - 1 ? cursor : null;
+      if (rawPositions != null) {
+        try {
+          at = Cursor.parse(String.valueOf(rawPositions.get(i)));
+        } catch (mira.query.result.QueryException e) {
+          throw new IOException("positions[" + i + "] is not a cursor: " + e.getMessage());
+        }
+      }
+      rows.add(r.containsKey("start_time_unix_nano") ? span(r, at) : log(r, at));
     }
     return new SearchResult(rows, next, stats(doc), refused(doc));
   }
@@ -153,6 +167,55 @@ public final class ResultReader {
           (String) m.get("temporality"), (Boolean) mono, keys, bounds));
     }
     return new MetricList(out, stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code POST /api/v1/entities}. */
+  public static EntityList entities(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<EntityList.Entity> out = new ArrayList<>();
+    for (Object o : list(doc.get("entities"), "entities")) {
+      Map<String, Object> e = object(o, "an entity");
+      Long key = Entities.parse(str(e, "entity"));
+      if (key == null) {
+        throw new IOException("\"entity\" is not 16 hex digits: " + e.get("entity"));
+      }
+      Map<String, Object> sig = object(e.get("signals"), "signals");
+      out.add(new EntityList.Entity(key, str(e, "rule"), entries(e.get("identity"), "identity"),
+          (String) e.get("service.name"), num(sig, "logs"), num(sig, "traces"), num(sig, "metrics"),
+          num(e, "first_seen"), num(e, "last_seen")));
+    }
+    Map<String, Object> n = object(doc.get("no_identity"), "no_identity");
+    List<String> services = new ArrayList<>();
+    for (Object o : list(n.get("services"), "no_identity.services")) {
+      services.add(String.valueOf(o));
+    }
+    return new EntityList(out, (int) num(doc, "total"), new EntityList.NoIdentity(num(n, "resources"),
+        num(n, "records"), services, str(n, "hint")), stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code GET /api/v1/services}, with each service's entity keys when the node wrote them. */
+  public static ServiceList services(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<ServiceList.Service> out = new ArrayList<>();
+    for (Object o : list(doc.get("services"), "services")) {
+      Map<String, Object> s = object(o, "a service");
+      Map<String, Object> sig = object(s.get("signals"), "signals");
+      long[] keys = new long[0];
+      if (s.get("entity_keys") != null) {
+        List<Object> raw = list(s.get("entity_keys"), "entity_keys");
+        keys = new long[raw.size()];
+        for (int i = 0; i < keys.length; i++) {
+          Long k = Entities.parse(String.valueOf(raw.get(i)));
+          if (k == null) {
+            throw new IOException("\"entity_keys\" holds a value that is not 16 hex digits: " + raw.get(i));
+          }
+          keys[i] = k;
+        }
+      }
+      out.add(new ServiceList.Service((String) s.get("service.name"), num(sig, "logs"), num(sig, "traces"),
+          num(s, "span_errors"), num(sig, "metrics"), (int) num(s, "entities"), keys));
+    }
+    return new ServiceList(out, stats(doc), refused(doc));
   }
 
   /** The answer of {@code POST /api/v1/correlate} (its {@code queries} follow from the frame and are not kept). */

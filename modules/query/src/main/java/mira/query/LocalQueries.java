@@ -27,6 +27,7 @@ import mira.query.frame.Listings;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
 import mira.query.doc.SearchQuery;
+import mira.query.doc.Searcher;
 import mira.query.doc.Term;
 import mira.proto.wire.Signal;
 import mira.query.doc.SeriesQuery;
@@ -207,7 +208,15 @@ public final class LocalQueries implements AutoCloseable {
    * @throws QueryException if the document is not valid (the message says why)
    */
   public SearchResult search(byte[] document) throws QueryException, BusyException, IOException {
-    return search(Documents.search(document, now()));
+    return search(document, now());
+  }
+
+  /**
+   * Parses and runs a query document with relative times resolved against {@code now} (ns): how a
+   * replica answers a peer, so that every node reads the same window.
+   */
+  public SearchResult search(byte[] document, long now) throws QueryException, BusyException, IOException {
+    return search(Documents.search(document, now));
   }
 
   /**
@@ -237,7 +246,13 @@ public final class LocalQueries implements AutoCloseable {
    *     series do not take (a root field, a text search)
    */
   public MetricList metrics(String from, String to, String q) throws QueryException, BusyException, IOException {
-    Window w = Documents.window(from, to, now());
+    return metrics(from, to, q, now());
+  }
+
+  /** {@link #metrics(String, String, String)} with relative times resolved against {@code now}. */
+  public MetricList metrics(String from, String to, String q, long now)
+      throws QueryException, BusyException, IOException {
+    Window w = Documents.window(from, to, now);
     List<Term> terms = Documents.seriesTerms(q);
     return call(() -> MetricNames.run(engine, w, terms));
   }
@@ -253,7 +268,12 @@ public final class LocalQueries implements AutoCloseable {
 
   /** Parses and runs a series document ({@code POST /api/v1/series}). */
   public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
-    return series(Documents.series(document, now()));
+    return series(document, now());
+  }
+
+  /** {@link #series(byte[])} with relative times resolved against {@code now}. */
+  public SeriesResult series(byte[] document, long now) throws QueryException, BusyException, IOException {
+    return series(Documents.series(document, now));
   }
 
   /**
@@ -262,13 +282,29 @@ public final class LocalQueries implements AutoCloseable {
    * @throws QueryException if the document is not valid
    */
   public EntityList entities(byte[] document) throws QueryException, BusyException, IOException {
-    EntitiesQuery q = Documents.entities(document, now());
-    return call(() -> Listings.entities(Census.run(engine, q.from(), q.to(), q.where()), q.limit()));
+    return entities(document, now(), false);
+  }
+
+  /**
+   * {@link #entities(byte[])} with relative times resolved against {@code now}; with {@code whole},
+   * every entity regardless of the document's limit (a replica merging several nodes' lists cuts
+   * after the union, so that {@code total} counts each entity once).
+   */
+  public EntityList entities(byte[] document, long now, boolean whole)
+      throws QueryException, BusyException, IOException {
+    EntitiesQuery q = Documents.entities(document, now);
+    return call(() -> Listings.entities(Census.run(engine, q.from(), q.to(), q.where()),
+        whole ? Integer.MAX_VALUE : q.limit()));
   }
 
   /** Every service.name with records in a window ({@code GET /api/v1/services}); null times: the last hour. */
   public ServiceList services(String from, String to) throws QueryException, BusyException, IOException {
-    Window w = Documents.window(from, to, now());
+    return services(from, to, now());
+  }
+
+  /** {@link #services(String, String)} with relative times resolved against {@code now}. */
+  public ServiceList services(String from, String to, long now) throws QueryException, BusyException, IOException {
+    Window w = Documents.window(from, to, now);
     return call(() -> Listings.services(Census.run(engine, w.from(), w.to(), List.of())));
   }
 
@@ -279,14 +315,37 @@ public final class LocalQueries implements AutoCloseable {
    *     expansion needs the entity of a resource without identity
    */
   public CorrelateResult correlate(byte[] document) throws QueryException, BusyException, IOException {
-    CorrelateQuery q = Documents.correlate(document, now());
+    return correlate(document, now());
+  }
+
+  /** {@link #correlate(byte[])} with relative times resolved against {@code now}. */
+  public CorrelateResult correlate(byte[] document, long now) throws QueryException, BusyException, IOException {
+    CorrelateQuery q = Documents.correlate(document, now);
     return call(() -> Correlate.run(engine, q));
   }
 
   /** The service map of a window ({@code POST /api/v1/map}). */
   public ServiceMap map(byte[] document) throws QueryException, BusyException, IOException {
-    MapQuery q = Documents.map(document, now());
+    return map(document, now());
+  }
+
+  /** {@link #map(byte[])} with relative times resolved against {@code now}. */
+  public ServiceMap map(byte[] document, long now) throws QueryException, BusyException, IOException {
+    MapQuery q = Documents.map(document, now);
     return call(() -> ServiceMaps.run(engine, q));
+  }
+
+  /**
+   * A correlation frame built from the rows {@code searcher} finds: how a replica with peers builds
+   * one over every node's rows (each of its searches is admitted on its own).
+   */
+  public CorrelateResult correlate(CorrelateQuery q, Searcher searcher) throws QueryException, IOException {
+    return Correlate.run(searcher, q);
+  }
+
+  /** The service map of the spans {@code searcher} finds (a replica with peers: every node's). */
+  public ServiceMap map(MapQuery q, Searcher searcher) throws IOException {
+    return ServiceMaps.run(searcher, q);
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

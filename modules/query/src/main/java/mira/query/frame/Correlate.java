@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import mira.proto.wire.Signal;
+import mira.query.doc.Searcher;
 import mira.query.doc.CorrelateQuery;
 import mira.query.doc.Documents;
 import mira.query.doc.RootField;
@@ -42,13 +43,18 @@ public final class Correlate {
   /** The spans of {@link #traces}, once read. */
   private List<SpanRow> traceSpans;
 
-  private Correlate(Engine engine, CorrelateQuery q) {
-    this.reads = new Reads(engine);
+  private Correlate(Reads reads, CorrelateQuery q) {
+    this.reads = reads;
     this.q = q;
   }
 
   public static CorrelateResult run(Engine engine, CorrelateQuery q) throws QueryException, IOException {
-    return new Correlate(engine, q).run();
+    return new Correlate(new Reads(engine), q).run();
+  }
+
+  /** Builds the frame from the rows {@code searcher} finds (a cluster's, on a replica with peers). */
+  public static CorrelateResult run(Searcher searcher, CorrelateQuery q) throws QueryException, IOException {
+    return new Correlate(new Reads(searcher), q).run();
   }
 
   /** The terms a record of {@code frame} satisfies besides its time: entity and trace membership. */

@@ -65,8 +65,10 @@ public final class Listings {
       }
     }
     List<ServiceList.Service> out = new ArrayList<>();
-    counts.forEach((name, n) -> out.add(new ServiceList.Service(name, n[0], n[1], n[2], n[3],
-        entities.get(name).size())));
+    counts.forEach((name, n) -> {
+      long[] keys = entities.get(name).stream().mapToLong(Long::longValue).sorted().toArray();
+      out.add(new ServiceList.Service(name, n[0], n[1], n[2], n[3], keys.length, keys));
+    });
     out.sort(Comparator.comparing((ServiceList.Service s) -> s.name() == null ? 1 : 0)
         .thenComparing(s -> s.name() == null ? "" : s.name()));
     return new ServiceList(out, c.stats(), c.refused());

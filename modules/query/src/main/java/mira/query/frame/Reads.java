@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import mira.query.doc.Searcher;
 import mira.query.doc.Cursor;
 import mira.query.doc.SearchQuery;
 import mira.query.result.QueryException;
@@ -16,18 +17,22 @@ import mira.query.scan.Search;
 
 /** The searches one answer makes: each through {@link Search}, their stats summed, refused blocks kept. */
 final class Reads {
-  private final Engine engine;
+  private final Searcher searcher;
   private final long started = System.nanoTime();
   private Stats stats = new Stats(0, 0, 0, 0, 0, 0);
   private final List<Refused> refused = new ArrayList<>();
 
   Reads(Engine engine) {
-    this.engine = engine;
+    this(q -> Search.run(engine, q));
+  }
+
+  Reads(Searcher searcher) {
+    this.searcher = searcher;
   }
 
   /** One page of {@code q}. */
   SearchResult search(SearchQuery q) throws IOException {
-    SearchResult r = Search.run(engine, q);
+    SearchResult r = searcher.search(q);
     Stats a = stats;
     Stats b = r.stats();
     stats = new Stats(a.blocksTotal() + b.blocksTotal(), a.blocksPruned() + b.blocksPruned(),

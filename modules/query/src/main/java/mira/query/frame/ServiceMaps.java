@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import mira.proto.wire.Signal;
+import mira.query.doc.Searcher;
 import mira.query.doc.Documents;
 import mira.query.doc.MapQuery;
 import mira.query.doc.RootField;
@@ -45,8 +46,8 @@ public final class ServiceMaps {
 
   private final Reads reads;
 
-  private ServiceMaps(Engine engine) {
-    this.reads = new Reads(engine);
+  private ServiceMaps(Reads reads) {
+    this.reads = reads;
   }
 
   /** A span as the map needs it. */
@@ -54,7 +55,12 @@ public final class ServiceMaps {
       long duration, List<SpanRow.Link> links, List<Attribute> attributes) {}
 
   public static ServiceMap run(Engine engine, MapQuery q) throws IOException {
-    return new ServiceMaps(engine).build(q);
+    return new ServiceMaps(new Reads(engine)).build(q);
+  }
+
+  /** The map of the spans {@code searcher} finds (a cluster's, on a replica with peers). */
+  public static ServiceMap run(Searcher searcher, MapQuery q) throws IOException {
+    return new ServiceMaps(new Reads(searcher)).build(q);
   }
 
   private ServiceMap build(MapQuery q) throws IOException {

@@ -60,6 +60,14 @@ public final class EntityJson {
   }
 
   public static byte[] services(ServiceList r) {
+    return services(r, false);
+  }
+
+  /**
+   * The services listing; with {@code keys}, each service also lists its entities' keys
+   * ({@code "entity_keys"}), which a replica merging several nodes' listings counts once each.
+   */
+  public static byte[] services(ServiceList r, boolean keys) {
     return Json.render(g -> {
       g.writeStartObject();
       g.writeArrayFieldStart("services");
@@ -77,6 +85,13 @@ public final class EntityJson {
         g.writeEndObject();
         g.writeStringField("span_errors", Long.toString(s.errors()));
         g.writeNumberField("entities", s.entities());
+        if (keys) {
+          g.writeArrayFieldStart("entity_keys");
+          for (long k : s.entityKeys()) {
+            g.writeString(Entities.hex(k));
+          }
+          g.writeEndArray();
+        }
         g.writeEndObject();
       }
       g.writeEndArray();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.List;
+import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
 import mira.query.result.LogRow;
 import mira.query.result.Refused;
@@ -32,6 +33,15 @@ public final class ResponseJson {
 
   /** The response document of {@code POST /api/v1/query}. */
   public static byte[] search(SearchResult r) {
+    return search(r, false);
+  }
+
+  /**
+   * The response document of {@code POST /api/v1/query}; with {@code positions}, also every row's
+   * place in the total order, as cursors in row order ({@code "positions"}), which is what a replica
+   * merging the pages of several nodes needs.
+   */
+  public static byte[] search(SearchResult r, boolean positions) {
     return Json.render((JsonGenerator g) -> {
       g.writeStartObject();
       g.writeArrayFieldStart("rows");
@@ -39,6 +49,13 @@ public final class ResponseJson {
         row(g, row);
       }
       g.writeEndArray();
+      if (positions) {
+        g.writeArrayFieldStart("positions");
+        for (Row row : r.rows()) {
+          g.writeString(new Cursor(row.time(), row.node(), row.seq(), row.row()).encode());
+        }
+        g.writeEndArray();
+      }
       if (r.next() != null) {
         g.writeStringField("next", r.next());
       }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import mira.proto.wire.Signal;
 import mira.query.doc.Scalar;
+import mira.query.doc.SearchQuery;
 import mira.query.doc.Term;
 import mira.query.result.Entities;
 
@@ -14,6 +16,26 @@ import mira.query.result.Entities;
  */
 public final class TermJson {
   private TermJson() {}
+
+  /**
+   * A parsed search as a query document that parses back to it: times as integer nanoseconds, terms
+   * in their document form, the cursor encoded. What a replica sends its peers for each page it reads.
+   */
+  public static byte[] search(SearchQuery q) {
+    return Json.render(g -> {
+      g.writeStartObject();
+      g.writeStringField("signal", q.signal() == Signal.LOGS ? "logs" : "traces");
+      g.writeStringField("from", Long.toString(q.from()));
+      g.writeStringField("to", Long.toString(q.to()));
+      g.writeFieldName("where");
+      where(g, q.where());
+      g.writeNumberField("limit", q.limit());
+      if (q.after() != null) {
+        g.writeStringField("after", q.after().encode());
+      }
+      g.writeEndObject();
+    });
+  }
 
   /** Writes {@code terms} as a JSON array. */
   public static void where(JsonGenerator g, List<Term> terms) throws IOException {

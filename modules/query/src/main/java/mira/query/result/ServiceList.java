@@ -23,6 +23,13 @@ public record ServiceList(List<Service> services, Stats stats, List<Refused> ref
    * @param errors spans with status ERROR
    * @param points metric data points
    * @param entities distinct entities (non-zero keys) that reported under this name
+   * @param entityKeys those entities' keys, sorted unsigned — what a replica merging several nodes'
+   *     listings needs to count an entity seen by two of them once; empty when not known
    */
-  public record Service(String name, long logs, long spans, long errors, long points, int entities) {}
+  public record Service(String name, long logs, long spans, long errors, long points, int entities,
+      long[] entityKeys) {
+    public Service(String name, long logs, long spans, long errors, long points, int entities) {
+      this(name, logs, spans, errors, points, entities, new long[0]);
+    }
+  }
 }

@@ -3,6 +3,7 @@ package mira.server.api;
 import io.helidon.webserver.http.HttpRouting;
 import java.util.function.Consumer;
 import mira.alert.Alerting;
+import mira.cluster.Cluster;
 import mira.query.LocalQueries;
 import mira.server.ingest.Ingest;
 import mira.server.retention.RetentionSweeper;
@@ -14,16 +15,17 @@ public final class Api {
   private Api() {}
 
   /**
-   * The stats route, the query routes over {@code queries}, MCP, alerts and the browser UI's files.
+   * The stats route, the query routes over {@code cluster} (this node and its peers), MCP, alerts and the browser UI's files.
    *
    * @param retention the retention sweeper whose state the stats report, or null if none runs
    * @param version Mira's version, which the MCP server names in {@code serverInfo}
    * @param alerting the evaluator whose rules {@code /api/v1/alerts} shows ({@link Alerting#off} when off)
    */
-  public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
+  public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, Cluster cluster,
       RetentionSweeper retention, String version, Alerting alerting) {
+    LocalQueries queries = cluster.local();
     StatsRoute stats = new StatsRoute(node, ingest, retention);
-    QueryRoutes query = new QueryRoutes(queries);
+    QueryRoutes query = new QueryRoutes(cluster);
     McpRoute mcp = new McpRoute(queries, version, alerting);
     AlertsRoute alerts = new AlertsRoute(alerting);
     UiRoutes ui = new UiRoutes(Bundle.load());

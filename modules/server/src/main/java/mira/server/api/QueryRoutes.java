@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import mira.cluster.Cluster;
 import mira.query.result.BusyException;
 import mira.query.LocalQueries;
 import mira.query.doc.Documents;
@@ -64,49 +66,71 @@ public final class QueryRoutes {
   private static final Logger LOG = System.getLogger(QueryRoutes.class.getName());
   private static final JsonFactory JSON = new JsonFactory();
   private static final String JSON_TYPE = "application/json";
+  private static final HeaderName HOP = HeaderNames.create(Cluster.HOP);
+  private static final HeaderName NOW = HeaderNames.create(Cluster.NOW);
+  private static final HeaderName NODE = HeaderNames.create(Cluster.NODE);
 
+  private final Cluster cluster;
   private final LocalQueries queries;
 
-  public QueryRoutes(LocalQueries queries) {
-    this.queries = queries;
+  public QueryRoutes(Cluster cluster) {
+    this.cluster = cluster;
+    this.queries = cluster.local();
   }
 
   public void route(HttpRouting.Builder r) {
+    // Every API answer names its node: how a replica recognises itself among its peers.
+    r.any("/api/v1/*", (req, res) -> {
+      res.header(NODE, cluster.node());
+      res.next();
+    });
     r.any("/api/v1/query", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> ResponseJson.search(queries.search(doc)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
+            : () -> cluster(cluster.search(doc), ResponseJson::search));
       }
     }));
     r.any("/api/v1/series", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> SeriesJson.series(queries.series(doc)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
+            : () -> cluster(cluster.series(doc), SeriesJson::series));
       }
     }));
     r.any("/api/v1/entities", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> EntityJson.entities(queries.entities(doc)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true))
+            : () -> cluster(cluster.entities(doc), EntityJson::entities));
       }
     }));
     r.any("/api/v1/services", only(Method.GET, (req, res) -> {
       if (params(req, res, List.of("from", "to"))) {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
-        answer(res, () -> EntityJson.services(queries.services(from, to)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> EntityJson.services(queries.services(from, to, hop.getAsLong()), true)
+            : () -> cluster(cluster.services(from, to), EntityJson::services));
       }
     }));
     r.any("/api/v1/correlate", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> FrameJson.correlate(queries.correlate(doc)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> FrameJson.correlate(queries.correlate(doc, hop.getAsLong()))
+            : () -> cluster(cluster.correlate(doc), FrameJson::correlate));
       }
     }));
     r.any("/api/v1/map", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> MapJson.map(queries.map(doc)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> MapJson.map(queries.map(doc, hop.getAsLong()))
+            : () -> cluster(cluster.map(doc), MapJson::map));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {
@@ -127,15 +151,46 @@ public final class QueryRoutes {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
         String q = req.query().first("q").orElse(null);
-        answer(res, () -> SeriesJson.metrics(queries.metrics(from, to, q)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> SeriesJson.metrics(queries.metrics(from, to, q, hop.getAsLong()))
+            : () -> cluster(cluster.metrics(from, to, q), SeriesJson::metrics));
       }
     }));
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {
       if (params(req, res, List.of())) {
         String id = req.path().pathParameters().get("trace_id");
-        answer(res, () -> ResponseJson.trace(queries.trace(id)));
+        OptionalLong hop = hop(req);
+        answer(res, hop.isPresent() ? () -> ResponseJson.trace(queries.trace(id))
+            : () -> cluster(cluster.trace(id), ResponseJson::trace));
       }
     }));
+  }
+
+  /**
+   * A peer's question ({@link Cluster#HOP}): answered from this node's data, with relative times
+   * against the asking node's now ({@link Cluster#NOW}); empty for a client's question.
+   */
+  private static OptionalLong hop(ServerRequest req) {
+    if (!req.headers().contains(HOP)) {
+      return OptionalLong.empty();
+    }
+    Optional<String> now = req.headers().first(NOW);
+    try {
+      return OptionalLong.of(now.map(Long::parseLong).orElseGet(QueryRoutes::nowNanos));
+    } catch (NumberFormatException e) {
+      return OptionalLong.of(nowNanos());
+    }
+  }
+
+  private static long nowNanos() {
+    java.time.Instant t = java.time.Instant.now();
+    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+  }
+
+  /** A cluster answer rendered, with its sources appended when peers were asked. */
+  private static <T> byte[] cluster(Cluster.Answer<T> a, java.util.function.Function<T, byte[]> render) {
+    byte[] doc = render.apply(a.result());
+    return a.sources() == null ? doc : a.sources().appendTo(doc);
   }
 
   /** A query that yields the response document. */

@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param maxRequestBytes the one size limit on an export, in bytes
  * @param alertRules the alert rules file, if alerting is on
  * @param linkBase the UI's external base URL, or empty
+ * @param clusterPeers the {@code cluster.peers} list as given (validated), or empty
+ * @param clusterTimeout how long a read waits for a peer
  */
 public record Config(
     String node,
@@ -33,7 +35,9 @@ public record Config(
     boolean ingestWal,
     long maxRequestBytes,
     Optional<Path> alertRules,
-    String linkBase) {
+    String linkBase,
+    String clusterPeers,
+    Duration clusterTimeout) {
 
   /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
   public static final int MAX_SHARDS = 16;

@@ -1,6 +1,7 @@
 package mira.server.config;
 
 import mira.block.catalog.ColdFormat;
+import mira.cluster.Peers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -220,7 +221,19 @@ public final class ConfigLoader {
         linkBase = linkBase.substring(0, linkBase.length() - 1);
       }
     }
-    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase);
+    String peers = raw.get(Key.CLUSTER_PEERS).strip();
+    try {
+      Peers.parse(peers);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(where(Key.CLUSTER_PEERS, origin) + ": " + e.getMessage().replaceFirst("^cluster.peers: ", ""));
+    }
+    Duration peerTimeout = Units.duration(where(Key.CLUSTER_TIMEOUT, origin), raw.get(Key.CLUSTER_TIMEOUT));
+    if (peerTimeout.compareTo(Duration.ofMillis(10)) < 0 || peerTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new ConfigException(where(Key.CLUSTER_TIMEOUT, origin) + ": \"" + raw.get(Key.CLUSTER_TIMEOUT)
+          + "\" is outside 10ms..5m");
+    }
+    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase, peers,
+        peerTimeout);
   }
 
   private static int integer(Key key, Map<Key, String> origin, String text, int min, int max, String alternative)

@@ -33,7 +33,11 @@ public enum Key {
   ALERT_RULES("alert.rules", "", null,
       "Path of a KYAML alert rules file; empty turns alerting off."),
   LINK_BASE("link_base", "", null,
-      "External base URL of the UI, used in links that leave the process (alerts, MCP); empty means none.");
+      "External base URL of the UI, used in links that leave the process (alerts, MCP); empty means none."),
+  CLUSTER_PEERS("cluster.peers", "", null,
+      "Comma-separated peers asked by every read: HOST:PORT and/or dns:NAME:PORT (re-resolved at most every 5s); empty: no fan-out."),
+  CLUSTER_TIMEOUT("cluster.timeout", "2s", null,
+      "How long a read waits for a peer's answer before answering without it (named as partial).");
 
   private final String path;
   private final String defaultValue;

@@ -12,6 +12,8 @@ import mira.alert.Delivery;
 import mira.alert.Rules;
 import mira.alert.RulesException;
 import mira.alert.RulesFile;
+import mira.cluster.Cluster;
+import mira.cluster.Peers;
 import mira.query.LocalQueries;
 import mira.server.api.Api;
 import mira.server.config.Config;
@@ -92,7 +94,8 @@ public final class Running implements AutoCloseable {
     }
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
-          Api.routes(config.node(), ingest, queries, retention, Version.current(), alerting));
+          Api.routes(config.node(), ingest, new Cluster(config.node(), queries, Peers.parse(config.clusterPeers()),
+              config.clusterTimeout(), () -> null), retention, Version.current(), alerting));
       alerting.start();
       return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());
     } catch (StartupException | RuntimeException e) {

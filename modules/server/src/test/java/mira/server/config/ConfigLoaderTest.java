@@ -112,7 +112,14 @@ class ConfigLoaderTest {
     for (String p : Key.paths()) {
       assertThat(m).contains(p);
     }
-    assertThat(refusal("{cluster: {peers: \"a,b\"}}")).contains("unknown key cluster");
+    assertThat(refusal("{clusters: {peers: \"a:1\"}}")).contains("unknown key clusters");
+  }
+
+  @Test
+  void clusterPeersAreParsedAndAMalformedEntryIsNamed() {
+    assertThat(refusal("{cluster: {peers: \"a,b\"}}")).contains("cluster.peers").contains("\"a\" is not HOST:PORT");
+    assertThat(refusal("{cluster: {peers: \"dns:mira:99999\"}}")).contains("cluster.peers").contains("no port");
+    assertThat(refusal("{cluster: {timeout: \"1ms\"}}")).contains("cluster.timeout").contains("10ms..5m");
   }
 
   @Test

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import mira.block.catalog.BlockName;
 import mira.proto.wire.Signal;
+import mira.cluster.Cluster;
+import mira.cluster.Peers;
 import mira.query.LocalQueries;
 import mira.server.api.Api;
 import mira.server.config.Config;
@@ -45,7 +47,7 @@ final class Node implements AutoCloseable {
     flags.put(Key.LISTEN_GRPC, "127.0.0.1:0");
     flags.put(Key.LISTEN_HTTP, "127.0.0.1:0");
     flags.put(Key.DATA_DIR, data.toString());
-    flags.put(Key.NODE, "e2e");
+    flags.put(Key.NODE, extra.getOrDefault(Key.NODE, "e2e"));
     // Tests here read blocks right after an acknowledgement, which holds with the log off; tests of
     // the log turn it on explicitly.
     flags.put(Key.INGEST_WAL, "false");
@@ -55,7 +57,9 @@ final class Node implements AutoCloseable {
     this.ingest = Ingest.start(d.path(), new Ingest.Options(c.node(), c.ingestShards(), c.ingestQueue(), c.ingestWal(),
         (int) c.maxRequestBytes(), admitWait), (t, e) -> fatal.set(e));
     this.queries = LocalQueries.open(d.path(), ingest);
-    this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest, queries, null, "test", mira.alert.Alerting.off()));
+    this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest,
+        new Cluster(c.node(), queries, Peers.parse(c.clusterPeers()), c.clusterTimeout(), () -> null), null, "test",
+        mira.alert.Alerting.off()));
   }
 
   Node(Path data) throws Exception {

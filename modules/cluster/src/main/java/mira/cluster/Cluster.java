@@ -1,0 +1,385 @@
+package mira.cluster;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import mira.client.ResultReader;
+import mira.query.LocalQueries;
+import mira.query.doc.CorrelateQuery;
+import mira.query.doc.Documents;
+import mira.query.doc.EntitiesQuery;
+import mira.query.doc.MapQuery;
+import mira.query.doc.SearchQuery;
+import mira.query.doc.SeriesQuery;
+import mira.query.doc.Searcher;
+import mira.query.render.TermJson;
+import mira.query.result.BusyException;
+import mira.query.result.CorrelateResult;
+import mira.query.result.EntityList;
+import mira.query.result.MetricList;
+import mira.query.result.QueryException;
+import mira.query.result.SearchResult;
+import mira.query.result.SeriesResult;
+import mira.query.result.ServiceList;
+import mira.query.result.ServiceMap;
+import mira.query.result.TraceResult;
+
+/**
+ * The read operations of a replica, answered for the whole cluster. Each one asks every peer in
+ * parallel over the public HTTP API — with {@link #HOP}, so a peer answers from its own data and
+ * never asks further, and {@link #NOW}, so relative times mean the same instant everywhere — and
+ * this node in-process, then merges the typed answers exactly (see {@link Merge}). Frames and maps
+ * are built here from every node's rows, page by page, so a trace split across nodes is whole.
+ *
+ * <p>A peer that fails or misses the deadline ({@code cluster.timeout}) is named in the answer's
+ * {@link Sources} with its error; the answer holds what the others said. One slow peer delays an
+ * answer by at most the deadline. A peer is known to be this node when its answer names this node
+ * (the {@link #NODE} header); from then on that address is never asked over the network.
+ *
+ * <p>With no peers configured every operation is this node's own, with no sources.
+ *
+ * <p>Thread-safe.
+ */
+public final class Cluster {
+  /** Request header: answer from this node's data only (a peer's question). */
+  public static final String HOP = "Mira-Hop";
+  /** Request header: "now" in ns since the epoch, for relative times in the question. */
+  public static final String NOW = "Mira-Now";
+  /** Response header on every API answer: the answering node's name. */
+  public static final String NODE = "Mira-Node";
+
+  /** A merged answer and where it came from; {@code sources} is null when there are no peers. */
+  public record Answer<T>(T result, Sources sources) {}
+
+  private final String node;
+  private final LocalQueries local;
+  private final Peers peers;
+  private final Duration timeout;
+  private final Supplier<String> token;
+  private final HttpClient http;
+  /** Addresses that answered with this node's name. */
+  private final Set<String> self = ConcurrentHashMap.newKeySet();
+  /** The node name each address last answered with. */
+  private final Map<String, String> names = new ConcurrentHashMap<>();
+
+  /**
+   * @param node this node's name (what its answers carry in {@link #NODE})
+   * @param token the bearer token sent to peers, or a supplier of null for none
+   */
+  public Cluster(String node, LocalQueries local, Peers peers, Duration timeout, Supplier<String> token) {
+    this.node = node;
+    this.local = local;
+    this.peers = peers;
+    this.timeout = timeout;
+    this.token = token;
+    this.http = peers.isEmpty() ? null : HttpClient.newBuilder().connectTimeout(timeout)
+        .version(HttpClient.Version.HTTP_1_1).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+  }
+
+  public String node() {
+    return node;
+  }
+
+  public LocalQueries local() {
+    return local;
+  }
+
+  /** Whether reads are asked of peers too. */
+  public boolean fansOut() {
+    return !peers.isEmpty();
+  }
+
+  // ---- the operations -------------------------------------------------------------------------
+
+  /** {@code POST /api/v1/query}: one page of every node's rows, in the one total order. */
+  public Answer<SearchResult> search(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    SearchQuery q = Documents.search(document, now);
+    if (!fansOut()) {
+      return new Answer<>(local.search(q), null);
+    }
+    Tally tally = new Tally();
+    SearchResult r = page(q, tally);
+    return new Answer<>(r, tally.sources());
+  }
+
+  /** {@code GET /api/v1/traces/{id}}: the trace's spans from every node. */
+  public Answer<TraceResult> trace(String traceIdHex) throws QueryException, BusyException, IOException {
+    if (!fansOut()) {
+      return new Answer<>(local.trace(traceIdHex), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<TraceResult> parts = gather(tally, () -> local.trace(traceIdHex), "GET",
+        "/api/v1/traces/" + URLEncoder.encode(traceIdHex, StandardCharsets.UTF_8), null, local.now(), ResultReader::trace);
+    return new Answer<>(Merge.trace(parts, started), tally.sources());
+  }
+
+  /** {@code GET /api/v1/metrics}: the metrics any node holds in the window. */
+  public Answer<MetricList> metrics(String from, String to, String q) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.metrics(from, to, q, now), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<MetricList> parts = gather(tally, () -> local.metrics(from, to, q, now), "GET",
+        "/api/v1/metrics" + query("from", from, "to", to, "q", q), null, now, ResultReader::metrics);
+    return new Answer<>(Merge.metrics(parts, started), tally.sources());
+  }
+
+  /** {@code POST /api/v1/series}: every node's series, merged by identity. */
+  public Answer<SeriesResult> series(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    SeriesQuery q = Documents.series(document, now);
+    if (!fansOut()) {
+      return new Answer<>(local.series(q), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<SeriesResult> parts = gather(tally, () -> local.series(q), "POST", "/api/v1/series", document, now,
+        ResultReader::series);
+    return new Answer<>(Merge.series(parts, q, started), tally.sources());
+  }
+
+  /** {@code POST /api/v1/entities}: every node's entities, each counted once. */
+  public Answer<EntityList> entities(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    EntitiesQuery q = Documents.entities(document, now);
+    if (!fansOut()) {
+      return new Answer<>(local.entities(document, now, false), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<EntityList> parts = gather(tally, () -> local.entities(document, now, true), "POST", "/api/v1/entities",
+        document, now, ResultReader::entities);
+    return new Answer<>(Merge.entities(parts, q.limit(), started), tally.sources());
+  }
+
+  /** {@code GET /api/v1/services}: every node's services, entities counted once. */
+  public Answer<ServiceList> services(String from, String to) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.services(from, to, now), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<ServiceList> parts = gather(tally, () -> local.services(from, to, now), "GET",
+        "/api/v1/services" + query("from", from, "to", to, "q", null), null, now, ResultReader::services);
+    return new Answer<>(Merge.services(parts, started), tally.sources());
+  }
+
+  /** {@code POST /api/v1/correlate}: the frame built from every node's rows. */
+  public Answer<CorrelateResult> correlate(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.correlate(document, now), null);
+    }
+    CorrelateQuery q = Documents.correlate(document, now);
+    Tally tally = new Tally();
+    CorrelateResult r = local.correlate(q, searcher(tally));
+    return new Answer<>(r, tally.sources());
+  }
+
+  /** {@code POST /api/v1/map}: the map of every node's spans. */
+  public Answer<ServiceMap> map(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.map(document, now), null);
+    }
+    MapQuery q = Documents.map(document, now);
+    Tally tally = new Tally();
+    ServiceMap r = local.map(q, searcher(tally));
+    return new Answer<>(r, tally.sources());
+  }
+
+  /** Pages read for a frame or a map, each across the cluster, their sources tallied together. */
+  private Searcher searcher(Tally tally) {
+    return q -> {
+      try {
+        return page(q, tally);
+      } catch (QueryException | BusyException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+    };
+  }
+
+  private SearchResult page(SearchQuery q, Tally tally) throws QueryException, BusyException, IOException {
+    long started = System.nanoTime();
+    List<SearchResult> parts = gather(tally, () -> local.search(q), "POST", "/api/v1/query", TermJson.search(q),
+        local.now(), ResultReader::search);
+    return Merge.search(parts, q.limit(), started);
+  }
+
+  // ---- asking ---------------------------------------------------------------------------------
+
+  @FunctionalInterface
+  private interface Local<T> {
+    T run() throws QueryException, BusyException, IOException;
+  }
+
+  @FunctionalInterface
+  private interface Parse<T> {
+    T parse(byte[] body) throws IOException;
+  }
+
+  /** A peer's raw answer. */
+  private record Reply(int status, String node, byte[] body) {}
+
+  /**
+   * Asks every peer (not known to be this node) and this node, and returns the answers of those
+   * that gave one, this node's first; the rest are in {@code tally} with their errors. This node's
+   * own refusal (a bad document, no query slot) is the caller's: it would be every node's.
+   */
+  private <T> List<T> gather(Tally tally, Local<T> mine, String method, String path, byte[] body, long now,
+      Parse<T> parse) throws QueryException, BusyException, IOException {
+    long started = System.nanoTime();
+    long deadline = started + timeout.toNanos();
+    Map<String, CompletableFuture<Reply>> asked = new LinkedHashMap<>();
+    for (String address : peers.addresses()) {
+      if (!self.contains(address)) {
+        asked.put(address, ask(address, method, path, body, now));
+      }
+    }
+    List<T> out = new ArrayList<>();
+    out.add(mine.run());
+    tally.add(new Sources.Node(node, "local", true, millis(System.nanoTime() - started), null));
+    for (String err : peers.errors()) {
+      tally.add(new Sources.Node(null, err.substring(0, err.indexOf(": ")), false, 0, err.substring(err.indexOf(": ") + 2)));
+    }
+    for (Map.Entry<String, CompletableFuture<Reply>> e : asked.entrySet()) {
+      String address = e.getKey();
+      Reply reply;
+      String error = null;
+      try {
+        reply = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException x) {
+        e.getValue().cancel(true);
+        reply = null;
+        error = "timeout after " + spell(timeout);
+      } catch (ExecutionException x) {
+        reply = null;
+        error = describe(x.getCause());
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for peers");
+      }
+      long took = millis(System.nanoTime() - started);
+      String peerNode = reply == null ? names.get(address) : reply.node();
+      if (reply != null && reply.node() != null) {
+        names.put(address, reply.node());
+        if (reply.node().equals(node)) {
+          self.add(address); // this node, reached over the network: its part is already in
+          continue;
+        }
+      }
+      if (reply != null && reply.status() != 200) {
+        String said = ResultReader.error(reply.body());
+        error = "HTTP " + reply.status() + (said == null ? "" : ": " + said);
+      } else if (reply != null) {
+        try {
+          out.add(parse.parse(reply.body()));
+        } catch (IOException x) {
+          error = "unreadable answer: " + x.getMessage();
+        }
+      }
+      tally.add(new Sources.Node(peerNode, address, error == null, took, error));
+    }
+    return out;
+  }
+
+  private CompletableFuture<Reply> ask(String address, String method, String path, byte[] body, long now) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
+        .header("Accept", "application/json").header(HOP, "1").header(NOW, Long.toString(now));
+    String t = token.get();
+    if (t != null) {
+      b.header("Authorization", "Bearer " + t);
+    }
+    if (method.equals("POST")) {
+      b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    } else {
+      b.GET();
+    }
+    return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray())
+        .thenApply(r -> new Reply(r.statusCode(), r.headers().firstValue(NODE).orElse(null), r.body()));
+  }
+
+  private String describe(Throwable t) {
+    if (t instanceof HttpTimeoutException) {
+      return "timeout after " + spell(timeout);
+    }
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException) {
+        return "connection refused";
+      }
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  static String spell(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+  }
+
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+
+  private static String query(String... kv) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < kv.length; i += 2) {
+      if (kv[i + 1] != null) {
+        out.append(out.isEmpty() ? '?' : '&').append(kv[i]).append('=')
+            .append(URLEncoder.encode(kv[i + 1], StandardCharsets.UTF_8));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * The nodes of one answer, which may take several rounds (a frame reads page after page): a node
+   * is ok if every round it was asked in went well; its time is the sum; its error the first.
+   */
+  private static final class Tally {
+    private final Map<String, Sources.Node> nodes = new LinkedHashMap<>();
+
+    synchronized void add(Sources.Node n) {
+      Sources.Node was = nodes.get(n.address());
+      if (was == null) {
+        nodes.put(n.address(), n);
+      } else {
+        nodes.put(n.address(), new Sources.Node(was.node() != null ? was.node() : n.node(), n.address(),
+            was.ok() && n.ok(), was.tookMs() + n.tookMs(), was.error() != null ? was.error() : n.error()));
+      }
+    }
+
+    synchronized Sources sources() {
+      int answered = 0;
+      for (Sources.Node n : nodes.values()) {
+        if (n.ok()) {
+          answered++;
+        }
+      }
+      return new Sources(nodes.size(), answered, new ArrayList<>(nodes.values()));
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package mira.cluster;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.List;
+import mira.query.render.Json;
+
+/**
+ * Which nodes a cluster answer came from: {@code asked} nodes (this one included), {@code answered}
+ * of them, and one entry per node. A node that failed or was too slow is listed with its error,
+ * never left out silently.
+ */
+public record Sources(int asked, int answered, List<Node> nodes) {
+  public Sources {
+    nodes = List.copyOf(nodes);
+  }
+
+  /**
+   * One node's part.
+   *
+   * @param node its node name as it answered ({@code null} if it never answered)
+   * @param address where it was asked ({@code "local"} for this node)
+   * @param error why it has no part ({@code null} when ok)
+   */
+  public record Node(String node, String address, boolean ok, long tookMs, String error) {}
+
+  /** Whether some node asked has no part in the answer. */
+  public boolean partial() {
+    return answered < asked;
+  }
+
+  /** The nodes that failed, as {@code "address: error"}, for a one-line summary. */
+  public List<String> failures() {
+    return nodes.stream().filter(n -> !n.ok()).map(n -> (n.node() != null ? n.node() + " at " : "") + n.address()
+        + ": " + n.error()).toList();
+  }
+
+  /** Writes {@code {"asked", "answered", "partial", "nodes": [...]}}. */
+  public void write(JsonGenerator g) throws IOException {
+    g.writeStartObject();
+    g.writeNumberField("asked", asked);
+    g.writeNumberField("answered", answered);
+    g.writeBooleanField("partial", partial());
+    g.writeArrayFieldStart("nodes");
+    for (Node n : nodes) {
+      g.writeStartObject();
+      if (n.node() == null) {
+        g.writeNullField("node");
+      } else {
+        g.writeStringField("node", n.node());
+      }
+      g.writeStringField("address", n.address());
+      g.writeBooleanField("ok", n.ok());
+      g.writeNumberField("took_ms", n.tookMs());
+      if (n.error() != null) {
+        g.writeStringField("error", n.error());
+      }
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /**
+   * {@code document} (a rendered JSON object) with {@code "cluster": this} as its last member. Every
+   * read answer is an object rendered whole before it is sent, so appending to its closing brace
+   * keeps each renderer ignorant of the cluster.
+   */
+  public byte[] appendTo(byte[] document) {
+    int end = document.length - 1;
+    while (end >= 0 && document[end] != '}') {
+      end--;
+    }
+    if (end < 0) {
+      throw new IllegalArgumentException("not a JSON object");
+    }
+    boolean empty = true;
+    for (int i = end - 1; i >= 0; i--) {
+      byte b = document[i];
+      if (b == '{') {
+        break;
+      }
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        empty = false;
+        break;
+      }
+    }
+    byte[] tail = Json.render(g -> write(g));
+    byte[] head = (empty ? "\"cluster\":" : ",\"cluster\":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] out = new byte[end + head.length + tail.length + 1];
+    System.arraycopy(document, 0, out, 0, end);
+    System.arraycopy(head, 0, out, end, head.length);
+    System.arraycopy(tail, 0, out, end + head.length, tail.length);
+    out[out.length - 1] = '}';
+    return out;
+  }
+}

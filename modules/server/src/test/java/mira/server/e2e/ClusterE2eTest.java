@@ -1,0 +1,200 @@
+package mira.server.e2e;
+
+import static mira.server.e2e.QueryApiTest.get;
+import static mira.server.e2e.QueryApiTest.map;
+import static mira.server.e2e.QueryApiTest.obj;
+import static mira.server.e2e.QueryApiTest.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.logs.SdkLoggerProvider;
+import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import mira.client.ResultReader;
+import mira.query.result.Row;
+import mira.query.result.SearchResult;
+import mira.query.result.ServiceList;
+import mira.query.result.ServiceMap;
+import mira.query.result.SpanRow;
+import mira.query.result.TraceResult;
+import mira.server.config.Key;
+import mira.server.testing.HttpExchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three real nodes on loopback, each with its own data directory and the same static peer list
+ * (each node among its own peers, as a headless Service lists it). The OpenTelemetry SDK sends
+ * each service to a different node and one trace's spans to two of them. Asked at any node, the
+ * answers equal the union of what the nodes hold alone, and every answer names its sources; with
+ * one node gone, answers are partial and name it.
+ */
+class ClusterE2eTest {
+  @TempDir Path dir;
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  static Node node(Path data, String name, int port, String peers) throws Exception {
+    EnumMap<Key, String> c = new EnumMap<>(Key.class);
+    c.put(Key.NODE, name);
+    c.put(Key.LISTEN_HTTP, "127.0.0.1:" + port);
+    c.put(Key.CLUSTER_PEERS, peers);
+    c.put(Key.CLUSTER_TIMEOUT, "2s");
+    return new Node(data, c);
+  }
+
+  static void logs(Node to, String service, int n) {
+    Resource res = Resource.create(Attributes.builder().put("service.name", service)
+        .put("service.instance.id", service + "-1").build());
+    SdkLoggerProvider l = SdkLoggerProvider.builder().setResource(res).addLogRecordProcessor(
+        BatchLogRecordProcessor.builder(OtlpHttpLogRecordExporter.builder().setEndpoint(to.http() + "/v1/logs").build())
+            .build()).build();
+    for (int i = 0; i < n; i++) {
+      l.get("cluster-test").logRecordBuilder().setBody(service + " line " + i).emit();
+    }
+    assertThat(l.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+    l.shutdown().join(10, TimeUnit.SECONDS);
+  }
+
+  static SdkTracerProvider tracing(Node to, String service) {
+    Resource res = Resource.create(Attributes.builder().put("service.name", service)
+        .put("service.instance.id", service + "-1").build());
+    return SdkTracerProvider.builder().setResource(res).addSpanProcessor(BatchSpanProcessor.builder(
+        OtlpHttpSpanExporter.builder().setEndpoint(to.http() + "/v1/traces").build()).build()).build();
+  }
+
+  static Map<String, Object> cluster(HttpExchange x) throws IOException {
+    return map(obj(x).get("cluster"));
+  }
+
+  @Test
+  void anyNodeAnswersForTheWholeCluster() throws Exception {
+    int[] ports = {freePort(), freePort(), freePort()};
+    String peers = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
+    List<Node> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        nodes.add(node(dir.resolve("n" + i), "n" + i, ports[i], peers));
+      }
+      logs(nodes.get(0), "alpha", 23);
+      logs(nodes.get(1), "beta", 17);
+      logs(nodes.get(2), "gamma", 11);
+      // One trace, its client span on n0 and its server span on n1.
+      SdkTracerProvider front = tracing(nodes.get(0), "front");
+      SdkTracerProvider back = tracing(nodes.get(1), "back");
+      Span call = front.get("t").spanBuilder("GET /cart").setSpanKind(SpanKind.CLIENT).startSpan();
+      Span serve = back.get("t").spanBuilder("cart").setSpanKind(SpanKind.SERVER)
+          .setParent(Context.root().with(call)).startSpan();
+      serve.end();
+      call.end();
+      String traceId = call.getSpanContext().getTraceId();
+      for (SdkTracerProvider t : List.of(front, back)) {
+        assertThat(t.forceFlush().join(30, TimeUnit.SECONDS).isSuccess()).isTrue();
+        t.shutdown().join(10, TimeUnit.SECONDS);
+      }
+
+      // The oracle: every node's own rows, asked of each node alone (a peer's question).
+      Set<String> oracle = new HashSet<>();
+      for (Node n : nodes) {
+        for (Row r : n.queries.search("{\"signal\": \"logs\", \"limit\": 1000}".getBytes()).rows()) {
+          oracle.add(((mira.query.result.LogRow) r).body().toString());
+        }
+      }
+      assertThat(oracle).hasSize(51);
+
+      for (Node at : nodes) {
+        // Pages of 7 through the cluster: every row exactly once, newest first across pages.
+        List<String> seen = new ArrayList<>();
+        String after = null;
+        long lastTime = Long.MAX_VALUE;
+        int pages = 0;
+        do {
+          HttpExchange x = post(at, "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 7"
+              + (after == null ? "" : ", \"after\": \"" + after + "\"") + "}");
+          assertThat(x.status()).isEqualTo(200);
+          Map<String, Object> c = cluster(x);
+          assertThat(c).containsEntry("asked", 3L).containsEntry("answered", 3L).containsEntry("partial", false);
+          SearchResult page = ResultReader.search(x.body());
+          for (Row r : page.rows()) {
+            assertThat(r.time()).isLessThanOrEqualTo(lastTime);
+            lastTime = r.time();
+            seen.add(((mira.query.result.LogRow) r).body().toString());
+          }
+          after = page.next();
+          pages++;
+        } while (after != null && pages < 20);
+        assertThat(seen).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(seen)).isEqualTo(oracle);
+
+        // The trace comes back whole although its spans are on two nodes.
+        HttpExchange t = get(at, "/api/v1/traces/" + traceId);
+        TraceResult trace = ResultReader.trace(t.body());
+        assertThat(trace.spans()).extracting(SpanRow::name).containsExactlyInAnyOrder("GET /cart", "cart");
+
+        // Services: every node's, counted once.
+        ServiceList services = ResultReader.services(get(at, "/api/v1/services?from=-1h").body());
+        assertThat(services.services()).extracting(ServiceList.Service::name)
+            .containsExactly("alpha", "back", "beta", "front", "gamma");
+        assertThat(services.services()).filteredOn(s -> s.name().equals("alpha")).singleElement()
+            .satisfies(s -> assertThat(s.logs()).isEqualTo(23));
+
+        // The map sees the call across nodes: the client span on n0, its server child on n1.
+        ServiceMap m = ResultReader.map(post(at, "/api/v1/map", "{\"from\": \"-1h\"}").body());
+        assertThat(m.edges()).anySatisfy(e -> {
+          assertThat(e.from()).isEqualTo("front");
+          assertThat(e.to()).isEqualTo("back");
+          assertThat(e.calls()).isEqualTo(1);
+        });
+      }
+
+      // A node asked by a peer answers from its own data only, and names itself.
+      HttpExchange own = HttpExchange.send("POST", nodes.get(2).http() + "/api/v1/query",
+          Map.of("Mira-Hop", "1", "Content-Type", "application/json"), "{\"signal\": \"logs\", \"limit\": 1000}".getBytes(),
+          false);
+      assertThat(own.header("Mira-Node")).isEqualTo("n2");
+      assertThat(ResultReader.search(own.body()).rows()).hasSize(11);
+      assertThat(obj(own)).doesNotContainKey("cluster").containsKey("positions");
+
+      // One node gone: answers hold the rest and name it.
+      nodes.remove(2).close();
+      HttpExchange x = post(nodes.get(0), "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 1000}");
+      assertThat(x.status()).isEqualTo(200);
+      assertThat(ResultReader.search(x.body()).rows()).hasSize(40);
+      Map<String, Object> c = cluster(x);
+      assertThat(c).containsEntry("asked", 3L).containsEntry("answered", 2L).containsEntry("partial", true);
+      @SuppressWarnings("unchecked")
+      List<Object> listed = (List<Object>) c.get("nodes");
+      assertThat(listed).map(QueryApiTest::map).filteredOn(n -> n.get("ok") == Boolean.FALSE).singleElement()
+          .satisfies(n -> {
+            assertThat(n.get("address")).isEqualTo("127.0.0.1:" + ports[2]);
+            assertThat(n.get("node")).isEqualTo("n2");
+            assertThat((String) n.get("error")).isEqualTo("connection refused");
+          });
+    } finally {
+      for (Node n : nodes) {
+        n.close();
+      }
+    }
+  }
+}
