@@ -5,7 +5,8 @@
 #     IMAGE_DIR  the assembled image (target/mira)
 #     WORK_DIR   scratch space, emptied first: WORK_DIR/context is the build context
 #     TAG        the name the image gets, e.g. mira:latest
-# MIRA_PODMAN_OPTS adds podman global options (e.g. --root DIR --runroot DIR for a separate store).
+# MIRA_PODMAN_OPTS adds podman global options (e.g. --root DIR --runroot DIR, absolute, for a store
+# of its own). MIRA_CONTEXT_ONLY=1 stops once WORK_DIR/context is ready, for another OCI builder.
 # Needs root (mmdebstrap's root mode, chroot for the training run), podman and mmdebstrap.
 #
 # 1. The base: mmdebstrap extracts libc6, libstdc++6 and zlib1g (and what they depend on) from the
@@ -72,6 +73,10 @@ if [ ! -f "$work/root/opt/mira/lib/mira.aot" ]; then
 fi
 mv "$work/root/opt/mira" "$work/context/mira"
 rm -rf "$work/root"
+if [ "${MIRA_CONTEXT_ONLY:-}" = 1 ]; then
+  echo "context: $work/context"
+  exit 0
+fi
 
 # shellcheck disable=SC2086
 $podman build --quiet --file "$here/Containerfile" --tag "$tag" "$work/context"

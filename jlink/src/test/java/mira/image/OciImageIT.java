@@ -61,6 +61,8 @@ class OciImageIT {
     Map<String, Object> image = inspect();
     long size = Long.parseLong(podman("image", "inspect", "--format", "{{.Size}}", TAG).strip());
     Path rootfs = export();
+    // Each build leaves the previous image untagged; the store under target keeps only this one.
+    podman("image", "prune", "--force");
     long exported = System.nanoTime();
     System.out.printf("image %s: %d bytes; build %d ms, export %d ms%n", TAG, size,
         (built - t0) / 1_000_000, (exported - built) / 1_000_000);
