@@ -227,7 +227,7 @@ class KubernetesManifestsTest {
     assertThat(quantity(requests.get("memory"), true)).isEqualTo(memory);
     String opts = list(container, "env").stream().filter(e -> "JDK_JAVA_OPTIONS".equals(e.get("name")))
         .map(e -> (String) e.get("value")).findFirst().orElseThrow();
-    // A collector named here would make the JVM refuse the AOT cache made for the parallel one.
+    // The entrypoint names the parallel collector (the AOT cache's); the JVM refuses two collectors.
     assertThat(opts).doesNotContain("GC");
     Matcher pct = Pattern.compile("-XX:MaxRAMPercentage=(\\d+(?:\\.\\d+)?)").matcher(opts);
     assertThat(pct.find()).as("the heap is a share of the limit: %s", opts).isTrue();
