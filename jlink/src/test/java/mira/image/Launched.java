@@ -46,6 +46,13 @@ final class Launched implements AutoCloseable {
     return new Launched(pb.start());
   }
 
+  /** Starts {@code cmd} as given (e.g. the image's entrypoint under chroot), with {@code env} added. */
+  static Launched command(Path cwd, java.util.Map<String, String> env, List<String> cmd) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    pb.environment().putAll(env);
+    return new Launched(pb.start());
+  }
+
   private static Thread pump(java.io.InputStream in, StringBuilder into) {
     Thread t = Thread.ofPlatform().daemon().start(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
