@@ -81,16 +81,9 @@ class KubernetesManifestsTest {
     return (List<String>) container.get("args");
   }
 
-  /**
-   * The ConfigMap's file as the node would read it. Until the server knows the {@code cluster}
-   * keys (issue 17's fan-out, being added beside this) that one line is left out, so the rest is
-   * still checked by the real loader; once it knows them, the whole file is.
-   */
+  /** The ConfigMap's file as the node reads it: the real loader checks all of it. */
   private static Path configFile() throws Exception {
     String text = configText;
-    if (Key.byPath("cluster.peers").isEmpty()) {
-      text = text.lines().filter(l -> !l.strip().startsWith("cluster:")).collect(Collectors.joining("\n"));
-    }
     Path f = tmp.resolve(CONFIG_KEY);
     Files.writeString(f, text);
     return f;
