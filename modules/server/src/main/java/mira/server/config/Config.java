@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param maxRequestBytes the one size limit on an export, in bytes
  * @param alertRules the alert rules file, if alerting is on
  * @param linkBase the UI's external base URL, or empty
+ * @param ingestTokens the file of tokens OTLP exports must carry, or empty for none
+ * @param readTokens the file of tokens the query API, MCP and the UI's calls must carry, or empty for none
  */
 public record Config(
     String node,
@@ -33,7 +35,9 @@ public record Config(
     boolean ingestWal,
     long maxRequestBytes,
     Optional<Path> alertRules,
-    String linkBase) {
+    String linkBase,
+    Optional<Path> ingestTokens,
+    Optional<Path> readTokens) {
 
   /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
   public static final int MAX_SHARDS = 16;

@@ -220,7 +220,20 @@ public final class ConfigLoader {
         linkBase = linkBase.substring(0, linkBase.length() - 1);
       }
     }
-    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase);
+    Optional<Path> ingestTokens = optionalPath(Key.AUTH_INGEST_TOKENS, raw, origin);
+    Optional<Path> readTokens = optionalPath(Key.AUTH_READ_TOKENS, raw, origin);
+    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase,
+        ingestTokens, readTokens);
+  }
+
+  /** A key whose value is a path or empty (off). */
+  private static Optional<Path> optionalPath(Key key, Map<Key, String> raw, Map<Key, String> origin) throws ConfigException {
+    String text = raw.get(key);
+    try {
+      return text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
+    } catch (InvalidPathException e) {
+      throw new ConfigException(where(key, origin) + ": \"" + text + "\" is not a path: " + e.getReason());
+    }
   }
 
   private static int integer(Key key, Map<Key, String> origin, String text, int min, int max, String alternative)

@@ -33,7 +33,11 @@ public enum Key {
   ALERT_RULES("alert.rules", "", null,
       "Path of a KYAML alert rules file; empty turns alerting off."),
   LINK_BASE("link_base", "", null,
-      "External base URL of the UI, used in links that leave the process (alerts, MCP); empty means none.");
+      "External base URL of the UI, used in links that leave the process (alerts, MCP); empty means none."),
+  AUTH_INGEST_TOKENS("auth.ingest_tokens", "", null,
+      "File of bearer tokens (one per line) an OTLP export must carry; empty means exports need none."),
+  AUTH_READ_TOKENS("auth.read_tokens", "", null,
+      "File of bearer tokens (one per line) the query API, MCP and the UI must carry; empty means reads need none.");
 
   private final String path;
   private final String defaultValue;

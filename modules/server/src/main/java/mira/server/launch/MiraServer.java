@@ -14,6 +14,9 @@ import java.net.ServerSocket;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import mira.server.auth.Access;
+import mira.server.auth.BadTokenFile;
+import mira.server.auth.ReadGuard;
 import mira.server.config.Config;
 import mira.server.config.HostPort;
 import mira.server.ingest.IngestSink;
@@ -32,17 +35,20 @@ public final class MiraServer implements AutoCloseable {
 
   private final WebServer web;
   private final AtomicBoolean ready;
+  private final Access access;
 
-  private MiraServer(WebServer web, AtomicBoolean ready) {
+  private MiraServer(WebServer web, AtomicBoolean ready, Access access) {
     this.web = web;
     this.ready = ready;
+    this.access = access;
   }
 
   /**
    * Binds both listeners and starts serving OTLP (gRPC and HTTP) into {@code sink}.
    *
    * @param sink receives every export that decodes and fits {@code ingest.max_request_bytes}
-   * @throws StartupException if either address cannot be bound (named in the message)
+   * @throws StartupException if either address cannot be bound, or a token file cannot be used
+   *     (named in the message)
    */
   public static MiraServer start(Config config, DataDirectory.Checked data, IngestSink sink) throws StartupException {
     return start(config, data, sink, r -> { });
@@ -58,8 +64,14 @@ public final class MiraServer implements AutoCloseable {
     // address is tried first; the check after start covers the race of losing one in between.
     requireBindable("gRPC", config.grpcListen());
     requireBindable("HTTP", config.httpListen());
+    Access access;
+    try {
+      access = Access.load(config.ingestTokens(), config.readTokens());
+    } catch (BadTokenFile e) {
+      throw new StartupException("auth: " + e.getMessage());
+    }
     AtomicBoolean ready = new AtomicBoolean();
-    OtlpReceivers otlp = new OtlpReceivers(config.maxRequestBytes(), sink);
+    OtlpReceivers otlp = new OtlpReceivers(config.maxRequestBytes(), sink, access);
     GrpcRouting.Builder grpc = GrpcRouting.builder();
     otlp.routeGrpc(grpc);
     WebServer web = WebServer.builder()
@@ -83,6 +95,7 @@ public final class MiraServer implements AutoCloseable {
             // Request bodies reach handlers still encoded: OTLP inflates them itself, under the limit.
             .contentEncoding(OtlpReceivers.httpContentEncoding())
             .routing(r -> {
+              r.addFilter(new ReadGuard(access));
               probes(r, ready);
               otlp.routeHttp(r);
               api.accept(r);
@@ -105,7 +118,7 @@ public final class MiraServer implements AutoCloseable {
           + config.httpListen());
     }
     ready.set(true);
-    return new MiraServer(web, ready);
+    return new MiraServer(web, ready, access);
   }
 
   private static void requireBindable(String what, HostPort address) throws StartupException {
@@ -146,6 +159,14 @@ public final class MiraServer implements AutoCloseable {
   /** The bound HTTP port. */
   public int httpPort() {
     return web.port(HTTP_SOCKET);
+  }
+
+  /**
+   * Reads the token files again (SIGHUP). A file that cannot be used is logged and its previous
+   * tokens stay in force; requests in flight are not disturbed.
+   */
+  public void reload() {
+    access.reload();
   }
 
   /** Stops accepting, lets in-flight requests finish and releases both sockets. */

@@ -121,6 +121,15 @@ public final class Running implements AutoCloseable {
    * what they hold (which answers those exports). Idempotent.
    */
   /**
+   * SIGHUP: reads the token files and the rules file again. Each keeps its previous state when
+   * its file does not load (logged).
+   */
+  public void reload() {
+    server.reload();
+    reloadRules();
+  }
+
+  /**
    * Reads the rules file again (on SIGHUP). A file that does not load leaves the running rules in
    * place and its error in {@code /api/v1/alerts} and the log. Returns false if alerting is off.
    */
