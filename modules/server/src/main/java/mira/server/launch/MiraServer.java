@@ -116,6 +116,9 @@ public final class MiraServer implements AutoCloseable {
         // Nagle's algorithm held the last frames of a gRPC answer (HEADERS, DATA and trailers go
         // out as separate writes) until the client's delayed ACK: ~50 ms on every export.
         .connectionOptions(o -> o.tcpNoDelay(true))
+        .maxTcpConnections(Limits.MAX_CONNECTIONS)
+        .idleConnectionTimeout(Limits.IDLE_TIMEOUT)
+        .idleConnectionPeriod(Limits.IDLE_CHECK)
         .addProtocol(http2(m != null))
         .addProtocol(GrpcConfig.builder().enableCompression(true)
             .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build())
@@ -125,10 +128,15 @@ public final class MiraServer implements AutoCloseable {
             .port(config.httpListen().port())
             .protocolsDiscoverServices(false)
             .connectionOptions(o -> o.tcpNoDelay(true))
-            .addProtocol(Http1Config.create())
+            .maxTcpConnections(Limits.MAX_CONNECTIONS)
+            .idleConnectionTimeout(Limits.IDLE_TIMEOUT)
+            .idleConnectionPeriod(Limits.IDLE_CHECK)
+            .addProtocol(Http1Config.builder().maxHeadersSize(Limits.MAX_HEADER_BYTES)
+                .maxPrologueLength(Limits.MAX_PROLOGUE_BYTES).build())
             // Request bodies reach handlers still encoded: OTLP inflates them itself, under the limit.
             .contentEncoding(OtlpReceivers.httpContentEncoding())
             .routing(r -> {
+              r.addFilter(new HeaderBounds());
               r.addFilter(new ReadGuard(access));
               probes(r, ready);
               otlp.routeHttp(r);
@@ -173,7 +181,11 @@ public final class MiraServer implements AutoCloseable {
    * above the protocol default, so with TLS the window stays at the default (65,535 bytes).
    */
   private static Http2Config http2(boolean tls) {
-    return tls ? Http2Config.builder().initialWindowSize(65_535).build() : Http2Config.create();
+    Http2Config.Builder b = Http2Config.builder().maxHeaderListSize(Limits.MAX_HEADER_BYTES);
+    if (tls) {
+      b.initialWindowSize(65_535);
+    }
+    return b.build();
   }
 
   private static void requireBindable(String what, HostPort address) throws StartupException {
