@@ -174,11 +174,12 @@ public final class MiraServer implements AutoCloseable {
   }
 
   /**
-   * HTTP/2 settings of the gRPC listener. Over TLS, Helidon 4.5.0's opening SETTINGS frame reached
-   * OkHttp (the SDK's sender) after the connection WINDOW_UPDATE that follows it, and the client
-   * drops a connection whose first frame is not SETTINGS ("Expected a SETTINGS frame but was
-   * WINDOW_UPDATE", TlsE2eTest). Helidon sends that WINDOW_UPDATE only for an initial window
-   * above the protocol default, so with TLS the window stays at the default (65,535 bytes).
+   * HTTP/2 settings of the gRPC listener. Over TLS, Helidon 4.5.0's first frame is its ACK of the
+   * client's SETTINGS, before its own SETTINGS; OkHttp (the SDK's sender) accepts a SETTINGS ACK
+   * as the first frame, but not the connection WINDOW_UPDATE Helidon adds for an initial window
+   * above the protocol default ("Expected a SETTINGS frame but was WINDOW_UPDATE", TlsE2eTest).
+   * So with TLS the window stays at the default (65,535 bytes). Netty clients refuse even the ACK
+   * (docs/security.md).
    */
   private static Http2Config http2(boolean tls) {
     Http2Config.Builder b = Http2Config.builder().maxHeaderListSize(Limits.MAX_HEADER_BYTES);

@@ -182,6 +182,25 @@ class TlsE2eTest {
     }
   }
 
+  /**
+   * grpc-java over Netty, the other common gRPC stack. Disabled because it fails against Helidon
+   * 4.5.0: over TLS the server's first HTTP/2 frame is its ACK of the client's SETTINGS, not its
+   * own SETTINGS (Netty: "First received frame was not SETTINGS. Hex dump for first 5 bytes:
+   * 0000000401"). OkHttp, the OpenTelemetry Java SDK's sender, accepts that order; Netty does not.
+   * Setting writeQueueLength(0) and smartAsyncWrites(false) on the listener did not change it.
+   * Enable it when Helidon sends its preface first.
+   */
+  @org.junit.jupiter.api.Disabled("Helidon 4.5.0 sends SETTINGS ACK before its own SETTINGS over TLS; see docs/security.md")
+  @Test
+  void aNettyGrpcClientExportsOverTls() throws Exception {
+    try (Node n = node("netty-tls", false);
+         mira.server.testing.RawGrpcClient c = new mira.server.testing.RawGrpcClient("127.0.0.1", n.server.grpcPort(),
+             io.grpc.TlsChannelCredentials.newBuilder().trustManager(ca.caPem.toFile()).build())) {
+      c.export(mira.proto.wire.Signal.LOGS, mira.server.testing.Samples.logs(3).toByteArray(), null);
+      assertThat(n.ingest.stats().of(mira.proto.wire.Signal.LOGS).recordsAccepted.sum()).isEqualTo(3);
+    }
+  }
+
   @Test
   void mutualTlsAdmitsOnlyClientsWithACertificateOfTheClientCa() throws Exception {
     try (Node n = node("mtls", true)) {
