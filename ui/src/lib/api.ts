@@ -64,15 +64,78 @@ function bump(d: number): void {
   for (const l of listeners) l(pending);
 }
 
+// A read token (docs/security.md), asked for when the API answers 401. It lives in sessionStorage:
+// gone when the tab closes, never in the URL, so a copied link or an alert's link carries no secret.
+const TOKEN_KEY = 'mira.token';
+
+/** Why the UI asks for a token: none was sent, or the one sent was refused. */
+export type TokenAsk = { refused: boolean };
+type TokenListener = (ask: TokenAsk | null) => void;
+const tokenListeners = new Set<TokenListener>();
+let waiting: { promise: Promise<void>; resolve: () => void } | null = null;
+
+function storedToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null; // storage disabled: every request goes without, and the prompt comes back
+  }
+}
+
+/** Calls `l` with the open question (or null once answered) whenever the UI needs a token. */
+export function onTokenNeeded(l: TokenListener): () => void {
+  tokenListeners.add(l);
+  return () => tokenListeners.delete(l);
+}
+
+/** Keeps `token` for this tab and retries every request that was waiting for one. */
+export function provideToken(token: string): void {
+  try {
+    sessionStorage.setItem(TOKEN_KEY, token.trim());
+  } catch {
+    // Storage disabled: the token cannot be kept; the next 401 asks again.
+  }
+  const w = waiting;
+  waiting = null;
+  for (const l of tokenListeners) l(null);
+  w?.resolve();
+}
+
+/** One shared wait, however many requests were refused at once. */
+function needToken(refused: boolean): Promise<void> {
+  if (!waiting) {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => { resolve = r; });
+    waiting = { promise, resolve };
+    for (const l of tokenListeners) l({ refused });
+  }
+  return waiting.promise;
+}
+
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   bump(1);
   try {
-    const res = await fetch(path, {
-      method,
-      signal,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    for (;;) {
+      const token = storedToken();
+      const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+      if (token) headers['Authorization'] = 'Bearer ' + token;
+      res = await fetch(path, {
+        method,
+        signal,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status !== 401 || tokenListeners.size === 0) break;
+      // Not counted as in flight while the user types: the progress line is for the server's time.
+      bump(-1);
+      try {
+        await needToken(token !== null);
+      } finally {
+        bump(1);
+      }
+      if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    }
     const text = await res.text();
     let json: unknown = null;
     try {

@@ -136,7 +136,7 @@ public final class Main {
     }
 
     Running started = node;
-    Termination.onHangup(started::reloadRules);
+    Termination.onHangup(started::reload);
     Thread hook = new Thread(node::close, "mira-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {

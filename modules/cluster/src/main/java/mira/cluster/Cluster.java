@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 import mira.client.ResultReader;
 import mira.query.LocalQueries;
 import mira.query.doc.CorrelateQuery;
@@ -67,6 +66,12 @@ public final class Cluster {
   /** Response header on every API answer: the answering node's name. */
   public static final String NODE = "Mira-Node";
 
+  /**
+   * The {@code Authorization} of the request being answered, sent on to the peers: every replica
+   * reads the same token files, so a caller allowed here is allowed there. Unbound: none is sent.
+   */
+  public static final ScopedValue<String> AUTHORIZATION = ScopedValue.newInstance();
+
   /** A merged answer and where it came from; {@code sources} is null when there are no peers. */
   public record Answer<T>(T result, Sources sources) {}
 
@@ -74,23 +79,18 @@ public final class Cluster {
   private final LocalQueries local;
   private final Peers peers;
   private final Duration timeout;
-  private final Supplier<String> token;
   private final HttpClient http;
   /** Addresses that answered with this node's name. */
   private final Set<String> self = ConcurrentHashMap.newKeySet();
   /** The node name each address last answered with. */
   private final Map<String, String> names = new ConcurrentHashMap<>();
 
-  /**
-   * @param node this node's name (what its answers carry in {@link #NODE})
-   * @param token the bearer token sent to peers, or a supplier of null for none
-   */
-  public Cluster(String node, LocalQueries local, Peers peers, Duration timeout, Supplier<String> token) {
+  /** @param node this node's name (what its answers carry in {@link #NODE}) */
+  public Cluster(String node, LocalQueries local, Peers peers, Duration timeout) {
     this.node = node;
     this.local = local;
     this.peers = peers;
     this.timeout = timeout;
-    this.token = token;
     this.http = peers.isEmpty() ? null : HttpClient.newBuilder().connectTimeout(timeout)
         .version(HttpClient.Version.HTTP_1_1).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
   }
@@ -310,9 +310,8 @@ public final class Cluster {
   private CompletableFuture<Reply> ask(String address, String method, String path, byte[] body, long now) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
         .header("Accept", "application/json").header(HOP, "1").header(NOW, Long.toString(now));
-    String t = token.get();
-    if (t != null) {
-      b.header("Authorization", "Bearer " + t);
+    if (AUTHORIZATION.isBound()) {
+      b.header("Authorization", AUTHORIZATION.get());
     }
     if (method.equals("POST")) {
       b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));

@@ -48,14 +48,23 @@ final class GrpcExporter implements Exporter {
   private final boolean gzip;
 
   @SuppressWarnings("unchecked")
-  GrpcExporter(String host, int port, boolean gzip) {
-    this.channel = ManagedChannelBuilder.forAddress(host, port).usePlaintext()
+  GrpcExporter(String host, int port, boolean gzip, java.nio.file.Path tlsCa) {
+    this.channel = (tlsCa == null ? ManagedChannelBuilder.forAddress(host, port).usePlaintext()
+        : io.grpc.Grpc.newChannelBuilderForAddress(host, port, tlsCredentials(tlsCa)))
         .maxInboundMessageSize(1 << 20).build();
     this.gzip = gzip;
     this.methods = new MethodDescriptor[Signal.values().length];
     for (Signal s : Signal.values()) {
       methods[s.ordinal()] = MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(s.grpcMethod).setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+    }
+  }
+
+  private static io.grpc.ChannelCredentials tlsCredentials(java.nio.file.Path ca) {
+    try {
+      return io.grpc.TlsChannelCredentials.newBuilder().trustManager(ca.toFile()).build();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("--tls-ca " + ca + ": " + e.getMessage(), e);
     }
   }
 

@@ -18,14 +18,39 @@ final class HttpExporter implements Exporter {
   private final String contentType;
   private final boolean gzip;
 
-  HttpExporter(String host, int port, boolean json, boolean gzip) {
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).build();
+  HttpExporter(String host, int port, boolean json, boolean gzip, java.nio.file.Path tlsCa) {
+    HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5));
+    if (tlsCa != null) {
+      b.sslContext(trusting(tlsCa));
+    }
+    this.client = b.build();
+    String scheme = tlsCa == null ? "http://" : "https://";
     for (Signal s : Signal.values()) {
-      uris[s.ordinal()] = URI.create("http://" + hostForUri(host) + ":" + port + s.httpPath);
+      uris[s.ordinal()] = URI.create(scheme + hostForUri(host) + ":" + port + s.httpPath);
     }
     this.contentType = json ? "application/json" : "application/x-protobuf";
     this.gzip = gzip;
+  }
+
+  /** A TLS context that trusts only the PEM CA certificates in {@code ca}. */
+  static javax.net.ssl.SSLContext trusting(java.nio.file.Path ca) {
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(ca)) {
+      java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      int i = 0;
+      for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        ks.setCertificateEntry("ca" + i++, c);
+      }
+      javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+          javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(ks);
+      javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+      ctx.init(null, tmf.getTrustManagers(), null);
+      return ctx;
+    } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+      throw new IllegalArgumentException("--tls-ca " + ca + ": " + e.getMessage(), e);
+    }
   }
 
   static String hostForUri(String host) {

@@ -47,8 +47,8 @@ public final class LoadGen {
     try {
       for (int i = 0; i < o.conns; i++) {
         Exporter e = o.protocol == Options.Protocol.GRPC
-            ? new GrpcExporter(o.grpcHost, o.grpcPort, o.gzip)
-            : new HttpExporter(o.httpHost, o.httpPort, o.protocol == Options.Protocol.HTTP_JSON, o.gzip);
+            ? new GrpcExporter(o.grpcHost, o.grpcPort, o.gzip, o.tlsCa)
+            : new HttpExporter(o.httpHost, o.httpPort, o.protocol == Options.Protocol.HTTP_JSON, o.gzip, o.tlsCa);
         exporters.add(e);
       }
       List<Readers.ClassResult> live = List.of();

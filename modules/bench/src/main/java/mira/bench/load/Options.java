@@ -29,6 +29,7 @@ final class Options {
         --rate N               records per second in all, paced: exports start on a fixed schedule
                                (open loop) instead of as soon as the last one was answered
         --gzip                 compress exports (gRPC message compression, HTTP Content-Encoding)
+        --tls-ca FILE          export over TLS (gRPC with ALPN h2, HTTPS), trusting the PEM CA in FILE
         --incident A-B         the incident window as fractions of the run (default 0.4-0.6; off)
         --pid PID              the server process: CPU-seconds and memory from /proc/PID
         --data-dir PATH        the server's data directory: bytes of blocks added by the run
@@ -62,6 +63,8 @@ final class Options {
   Mix mix = Mix.parse("logs=1,traces=1,metrics=0.1");
   long seed = 1;
   boolean gzip;
+  /** The PEM CA the server's certificate chains to; null for plain TCP. */
+  Path tlsCa;
   double incidentFrom = 0.4;
   double incidentTo = 0.6;
   long pid = -1;
@@ -122,6 +125,7 @@ final class Options {
         case "--data-dir" -> o.dataDir = Path.of(value);
         case "--readers" -> o.readers = (int) nonNegative(name, value, 256);
         case "--json" -> o.jsonFile = Path.of(value);
+        case "--tls-ca" -> o.tlsCa = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + name + " (see --help)");
       }
     }
@@ -241,6 +245,7 @@ final class Options {
     if (rate > 0) b.append(" --rate ").append(rate);
     b.append(" --mix ").append(mix).append(" --seed ").append(seed);
     if (gzip) b.append(" --gzip");
+    if (tlsCa != null) b.append(" --tls-ca ").append(tlsCa);
     if (incidentFrom > 1) b.append(" --incident off");
     else if (incidentFrom != 0.4 || incidentTo != 0.6) b.append(" --incident ").append(incidentFrom).append('-').append(incidentTo);
     if (readers > 0) b.append(" --readers ").append(readers);

@@ -88,7 +88,7 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
+        answer(req, res, hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
             : () -> cluster(cluster.search(doc), ResponseJson::search));
       }
     }));
@@ -96,7 +96,7 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
+        answer(req, res, hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
             : () -> cluster(cluster.series(doc), SeriesJson::series));
       }
     }));
@@ -104,7 +104,7 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true))
+        answer(req, res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true))
             : () -> cluster(cluster.entities(doc), EntityJson::entities));
       }
     }));
@@ -113,7 +113,7 @@ public final class QueryRoutes {
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> EntityJson.services(queries.services(from, to, hop.getAsLong()), true)
+        answer(req, res, hop.isPresent() ? () -> EntityJson.services(queries.services(from, to, hop.getAsLong()), true)
             : () -> cluster(cluster.services(from, to), EntityJson::services));
       }
     }));
@@ -121,7 +121,7 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> FrameJson.correlate(queries.correlate(doc, hop.getAsLong()))
+        answer(req, res, hop.isPresent() ? () -> FrameJson.correlate(queries.correlate(doc, hop.getAsLong()))
             : () -> cluster(cluster.correlate(doc), FrameJson::correlate));
       }
     }));
@@ -129,14 +129,14 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> MapJson.map(queries.map(doc, hop.getAsLong()))
+        answer(req, res, hop.isPresent() ? () -> MapJson.map(queries.map(doc, hop.getAsLong()))
             : () -> cluster(cluster.map(doc), MapJson::map));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(res, () -> Json.render(g -> {
+        answer(req, res, () -> Json.render(g -> {
           List<Term> terms = Documents.filter(doc);
           g.writeStartObject();
           g.writeStringField("q", FilterText.print(terms));
@@ -152,7 +152,7 @@ public final class QueryRoutes {
         String to = req.query().first("to").orElse(null);
         String q = req.query().first("q").orElse(null);
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> SeriesJson.metrics(queries.metrics(from, to, q, hop.getAsLong()))
+        answer(req, res, hop.isPresent() ? () -> SeriesJson.metrics(queries.metrics(from, to, q, hop.getAsLong()))
             : () -> cluster(cluster.metrics(from, to, q), SeriesJson::metrics));
       }
     }));
@@ -160,7 +160,7 @@ public final class QueryRoutes {
       if (params(req, res, List.of())) {
         String id = req.path().pathParameters().get("trace_id");
         OptionalLong hop = hop(req);
-        answer(res, hop.isPresent() ? () -> ResponseJson.trace(queries.trace(id))
+        answer(req, res, hop.isPresent() ? () -> ResponseJson.trace(queries.trace(id))
             : () -> cluster(cluster.trace(id), ResponseJson::trace));
       }
     }));
@@ -199,10 +199,14 @@ public final class QueryRoutes {
     byte[] run() throws QueryException, BusyException, IOException;
   }
 
-  private static void answer(ServerResponse res, Work work) {
+  /**
+   * Runs {@code work} and sends what it rendered. The caller's {@code Authorization} is bound for
+   * the work's duration, so the peers a cluster read asks see the same credentials.
+   */
+  private static void answer(ServerRequest req, ServerResponse res, Work work) {
     byte[] body;
     try {
-      body = work.run();
+      body = asCaller(req.headers().first(HeaderNames.AUTHORIZATION), work);
     } catch (FilterTextException e) {
       error(res, 400, e.getMessage(), e.column());
       return;
@@ -221,6 +225,19 @@ public final class QueryRoutes {
     res.status(200);
     res.header(HeaderNames.CONTENT_TYPE, JSON_TYPE);
     res.send(body);
+  }
+
+  private static byte[] asCaller(Optional<String> auth, Work work) throws QueryException, BusyException, IOException {
+    if (auth.isEmpty()) {
+      return work.run();
+    }
+    try {
+      return ScopedValue.where(Cluster.AUTHORIZATION, auth.get()).call(work::run);
+    } catch (QueryException | BusyException | IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("unexpected " + e, e);
+    }
   }
 
   private static Handler only(Method method, Handler handler) {

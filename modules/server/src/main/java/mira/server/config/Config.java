@@ -22,6 +22,11 @@ import java.util.Optional;
  * @param linkBase the UI's external base URL, or empty
  * @param clusterPeers the {@code cluster.peers} list as given (validated), or empty
  * @param clusterTimeout how long a read waits for a peer
+ * @param ingestTokens the file of tokens OTLP exports must carry, or empty for none
+ * @param readTokens the file of tokens the query API, MCP and the UI's calls must carry, or empty for none
+ * @param tlsCert the PEM certificate chain both listeners serve, or empty for plain TCP
+ * @param tlsKey the PEM private key of {@code tlsCert} (set exactly when it is)
+ * @param tlsClientCa the PEM CA a client certificate must chain to (mTLS), or empty
  */
 public record Config(
     String node,
@@ -37,7 +42,12 @@ public record Config(
     Optional<Path> alertRules,
     String linkBase,
     String clusterPeers,
-    Duration clusterTimeout) {
+    Duration clusterTimeout,
+    Optional<Path> ingestTokens,
+    Optional<Path> readTokens,
+    Optional<Path> tlsCert,
+    Optional<Path> tlsKey,
+    Optional<Path> tlsClientCa) {
 
   /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
   public static final int MAX_SHARDS = 16;

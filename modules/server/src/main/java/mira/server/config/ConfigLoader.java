@@ -232,8 +232,31 @@ public final class ConfigLoader {
       throw new ConfigException(where(Key.CLUSTER_TIMEOUT, origin) + ": \"" + raw.get(Key.CLUSTER_TIMEOUT)
           + "\" is outside 10ms..5m");
     }
-    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase, peers,
-        peerTimeout);
+    Optional<Path> ingestTokens = optionalPath(Key.AUTH_INGEST_TOKENS, raw, origin);
+    Optional<Path> readTokens = optionalPath(Key.AUTH_READ_TOKENS, raw, origin);
+    Optional<Path> tlsCert = optionalPath(Key.TLS_CERT, raw, origin);
+    Optional<Path> tlsKey = optionalPath(Key.TLS_KEY, raw, origin);
+    Optional<Path> tlsClientCa = optionalPath(Key.TLS_CLIENT_CA, raw, origin);
+    if (tlsCert.isPresent() != tlsKey.isPresent()) {
+      Key missing = tlsCert.isPresent() ? Key.TLS_KEY : Key.TLS_CERT;
+      throw new ConfigException(where(missing, origin) + ": must be set together with "
+          + (missing == Key.TLS_KEY ? Key.TLS_CERT : Key.TLS_KEY).path());
+    }
+    if (tlsClientCa.isPresent() && tlsCert.isEmpty()) {
+      throw new ConfigException(where(Key.TLS_CLIENT_CA, origin) + ": needs tls.cert and tls.key (mTLS is TLS first)");
+    }
+    return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase,
+        peers, peerTimeout, ingestTokens, readTokens, tlsCert, tlsKey, tlsClientCa);
+  }
+
+  /** A key whose value is a path or empty (off). */
+  private static Optional<Path> optionalPath(Key key, Map<Key, String> raw, Map<Key, String> origin) throws ConfigException {
+    String text = raw.get(key);
+    try {
+      return text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
+    } catch (InvalidPathException e) {
+      throw new ConfigException(where(key, origin) + ": \"" + text + "\" is not a path: " + e.getReason());
+    }
   }
 
   private static int integer(Key key, Map<Key, String> origin, String text, int min, int max, String alternative)

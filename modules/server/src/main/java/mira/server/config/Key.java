@@ -37,7 +37,17 @@ public enum Key {
   CLUSTER_PEERS("cluster.peers", "", null,
       "Comma-separated peers asked by every read: HOST:PORT and/or dns:NAME:PORT (re-resolved at most every 5s); empty: no fan-out."),
   CLUSTER_TIMEOUT("cluster.timeout", "2s", null,
-      "How long a read waits for a peer's answer before answering without it (named as partial).");
+      "How long a read waits for a peer's answer before answering without it (named as partial)."),
+  AUTH_INGEST_TOKENS("auth.ingest_tokens", "", null,
+      "File of bearer tokens (one per line) an OTLP export must carry; empty means exports need none."),
+  AUTH_READ_TOKENS("auth.read_tokens", "", null,
+      "File of bearer tokens (one per line) the query API, MCP and the UI must carry; empty means reads need none."),
+  TLS_CERT("tls.cert", "", null,
+      "PEM certificate chain; with tls.key it turns on TLS for both listeners. Empty means plain TCP."),
+  TLS_KEY("tls.key", "", null,
+      "PEM private key of tls.cert (PKCS#8, or PKCS#1 / SEC 1; RSA or EC; unencrypted)."),
+  TLS_CLIENT_CA("tls.client_ca", "", null,
+      "PEM CA certificates; when set, both listeners require a client certificate issued by one of them (mTLS).");
 
   private final String path;
   private final String defaultValue;

@@ -95,7 +95,7 @@ public final class Running implements AutoCloseable {
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
           Api.routes(config.node(), ingest, new Cluster(config.node(), queries, Peers.parse(config.clusterPeers()),
-              config.clusterTimeout(), () -> null), retention, Version.current(), alerting));
+              config.clusterTimeout()), retention, Version.current(), alerting));
       alerting.start();
       return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());
     } catch (StartupException | RuntimeException e) {
@@ -123,6 +123,15 @@ public final class Running implements AutoCloseable {
    * Stops accepting, lets in-flight exports reach their flusher, then lets the flushers publish
    * what they hold (which answers those exports). Idempotent.
    */
+  /**
+   * SIGHUP: reads the token files and the rules file again. Each keeps its previous state when
+   * its file does not load (logged).
+   */
+  public void reload() {
+    server.reload();
+    reloadRules();
+  }
+
   /**
    * Reads the rules file again (on SIGHUP). A file that does not load leaves the running rules in
    * place and its error in {@code /api/v1/alerts} and the log. Returns false if alerting is off.

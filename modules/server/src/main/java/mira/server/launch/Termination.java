@@ -12,7 +12,7 @@ public final class Termination {
     Signal.handle(new Signal("INT"), s -> action.run());
   }
 
-  /** Runs {@code action} on every SIGHUP (the rules file reload), on a fresh thread each time. */
+  /** Runs {@code action} on every SIGHUP (token, certificate and rules reload), on a fresh thread each time. */
   public static void onHangup(Runnable action) {
     Signal.handle(new Signal("HUP"), s -> Thread.ofVirtual().name("mira-sighup").start(action));
   }

@@ -19,6 +19,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import mira.proto.wire.Signal;
+import mira.server.auth.Access;
+import mira.server.auth.Challenge;
 import mira.server.ingest.IngestSink;
 import mira.server.ingest.IngestSink.Outcome;
 
@@ -48,12 +50,14 @@ final class HttpExportHandler implements Handler {
   private final int limit;
   private final IngestSink sink;
   private final JsonDecoder json;
+  private final Access access;
 
-  HttpExportHandler(Signal signal, int limit, IngestSink sink, JsonDecoder json) {
+  HttpExportHandler(Signal signal, int limit, IngestSink sink, JsonDecoder json, Access access) {
     this.signal = signal;
     this.limit = limit;
     this.sink = sink;
     this.json = json;
+    this.access = access;
   }
 
   @Override
@@ -71,6 +75,15 @@ final class HttpExportHandler implements Handler {
   private void answer(ServerRequest req, ServerResponse res) {
     Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
     Format format = format(contentType);
+    if (access.checks(Access.Need.INGEST)) {
+      // First, so that a client without a token learns nothing else about the route.
+      String authorization = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
+      if (!access.allows(Access.Need.INGEST, authorization)) {
+        res.header(HeaderNames.WWW_AUTHENTICATE, Challenge.of(authorization));
+        refuse(req, res, format == null ? Format.TEXT : format, 401, Challenge.message("OTLP export", authorization));
+        return;
+      }
+    }
     if (!req.prologue().method().equals(Method.POST)) {
       res.header(HeaderNames.ALLOW, "POST");
       refuse(req, res, format == null ? Format.TEXT : format, 405,
@@ -228,6 +241,7 @@ final class HttpExportHandler implements Handler {
   /** The google.rpc.Code a Status body carries for each HTTP status this handler answers with. */
   private static Code codeFor(int httpStatus) {
     return switch (httpStatus) {
+      case 401 -> Code.UNAUTHENTICATED;
       case 405, 415 -> Code.UNIMPLEMENTED;
       case 413 -> Code.RESOURCE_EXHAUSTED;
       case 500 -> Code.INTERNAL;

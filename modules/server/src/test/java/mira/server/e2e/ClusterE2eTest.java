@@ -56,7 +56,12 @@ class ClusterE2eTest {
   }
 
   static Node node(Path data, String name, int port, String peers) throws Exception {
+    return node(data, name, port, peers, Map.of());
+  }
+
+  static Node node(Path data, String name, int port, String peers, Map<Key, String> extra) throws Exception {
     EnumMap<Key, String> c = new EnumMap<>(Key.class);
+    c.putAll(extra);
     c.put(Key.NODE, name);
     c.put(Key.LISTEN_HTTP, "127.0.0.1:" + port);
     c.put(Key.CLUSTER_PEERS, peers);
@@ -195,6 +200,32 @@ class ClusterE2eTest {
       for (Node n : nodes) {
         n.close();
       }
+    }
+  }
+
+  @Test
+  void peersAreAskedWithTheCallersToken() throws Exception {
+    String token = "read-token-0123456789abcdef";
+    Path tokens = java.nio.file.Files.writeString(dir.resolve("read.tokens"), token + "\n");
+    int[] ports = {freePort(), freePort()};
+    String peers = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1];
+    try (Node a = node(dir.resolve("a"), "a", ports[0], peers);
+        Node b = node(dir.resolve("b"), "b", ports[1], peers, Map.of(Key.AUTH_READ_TOKENS, tokens.toString()))) {
+      logs(a, "alpha", 3);
+      logs(b, "beta", 4);
+      String doc = "{\"signal\": \"logs\", \"limit\": 100}";
+      // Asked at a (no tokens of its own) without a token: b refuses the hop, and is named.
+      HttpExchange bare = post(a, "/api/v1/query", doc);
+      assertThat(ResultReader.search(bare.body()).rows()).hasSize(3);
+      @SuppressWarnings("unchecked")
+      List<Object> listed = (List<Object>) cluster(bare).get("nodes");
+      assertThat(listed).map(QueryApiTest::map).filteredOn(n -> n.get("ok") == Boolean.FALSE).singleElement()
+          .satisfies(n -> assertThat((String) n.get("error")).startsWith("HTTP 401"));
+      // With the caller's token, b answers its part.
+      HttpExchange withToken = HttpExchange.send("POST", a.http() + "/api/v1/query",
+          Map.of("Authorization", "Bearer " + token, "Content-Type", "application/json"), doc.getBytes(), false);
+      assertThat(ResultReader.search(withToken.body()).rows()).hasSize(7);
+      assertThat(cluster(withToken)).containsEntry("answered", 2L).containsEntry("partial", false);
     }
   }
 }

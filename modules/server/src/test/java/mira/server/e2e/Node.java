@@ -58,7 +58,7 @@ final class Node implements AutoCloseable {
         (int) c.maxRequestBytes(), admitWait), (t, e) -> fatal.set(e));
     this.queries = LocalQueries.open(d.path(), ingest);
     this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest,
-        new Cluster(c.node(), queries, Peers.parse(c.clusterPeers()), c.clusterTimeout(), () -> null), null, "test",
+        new Cluster(c.node(), queries, Peers.parse(c.clusterPeers()), c.clusterTimeout()), null, "test",
         mira.alert.Alerting.off()));
   }
 

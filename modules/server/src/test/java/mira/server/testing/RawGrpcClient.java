@@ -73,6 +73,11 @@ public final class RawGrpcClient implements AutoCloseable {
     channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
   }
 
+  /** Over TLS (or mTLS) with {@code credentials}, e.g. {@code TlsChannelCredentials}. */
+  public RawGrpcClient(String host, int port, io.grpc.ChannelCredentials credentials) {
+    channel = NettyChannelBuilder.forAddress(host, port, credentials).build();
+  }
+
   public RawGrpcClient(String target, Compressor gzip) {
     channel = NettyChannelBuilder.forTarget(target).usePlaintext()
         .compressorRegistry(registryWith(gzip)).build();
