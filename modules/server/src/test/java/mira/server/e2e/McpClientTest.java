@@ -66,7 +66,10 @@ class McpClientTest {
           + "\"expand\": [\"traces\", \"peers\"]}},"
           + "{\"name\": \"service_map\", \"arguments\": {\"from\": \"-1h\"}},"
           + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"logs\", \"q\": \"code>\"}},"
-          + "{\"name\": \"list_alerts\", \"arguments\": {}}]");
+          + "{\"name\": \"list_alerts\", \"arguments\": {}},"
+          + "{\"name\": \"list_attributes\", \"arguments\": {\"signal\": \"traces\"}},"
+          + "{\"name\": \"attribute_values\", \"arguments\": {\"signal\": \"traces\", \"key\": \"service.name\", "
+          + "\"q\": \"status_code=2\"}}]");
 
       assertThat(seen.get("protocolVersion")).isEqualTo("2025-11-25");
       assertThat(seen.get("sessionId")).isNull();
@@ -75,7 +78,7 @@ class McpClientTest {
       List<Map<String, Object>> tools = (List<Map<String, Object>>) seen.get("tools");
       assertThat(tools).extracting(t -> t.get("name"))
           .containsExactly("query_records", "get_trace", "list_metrics", "query_metric", "list_services",
-              "list_entities", "correlate", "service_map", "list_alerts");
+              "list_entities", "correlate", "service_map", "list_attributes", "attribute_values", "list_alerts");
       for (Map<String, Object> t : tools) {
         assertThat(map(t.get("annotations"))).containsEntry("readOnlyHint", true);
         assertThat(map(t.get("inputSchema"))).containsEntry("type", "object");
@@ -130,6 +133,17 @@ class McpClientTest {
       assertThat(map(alerts.get("structuredContent"))).containsEntry("enabled", false).containsEntry("alerts", List.of());
       assertThat(((List<Map<String, Object>>) alerts.get("content")).get(0).get("text").toString())
           .startsWith("alerting is off on this node (alert.rules is not set)\n");
+
+      List<Map<String, Object>> keys = (List<Map<String, Object>>) map(results.get(12).get("structuredContent"))
+          .get("attributes");
+      assertThat(keys).anySatisfy(k -> assertThat(k).containsEntry("key", "service.name")
+          .containsEntry("level", "resource").containsEntry("count", "2"));
+      Map<String, Object> values = results.get(13);
+      assertThat(((List<Map<String, Object>>) values.get("content")).get(0).get("text").toString())
+          .startsWith("service.name (resource): 1 of 1 distinct values over 1 of 1 records\n");
+      assertThat((List<Map<String, Object>>) map(values.get("structuredContent")).get("facets")).singleElement()
+          .satisfies(f -> assertThat(f.get("values")).isEqualTo(
+              List.of(Map.of("value", "checkout", "type", "string", "count", "1"))));
     }
   }
 
