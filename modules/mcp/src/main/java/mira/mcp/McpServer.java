@@ -28,8 +28,28 @@ import mira.query.LocalQueries;
  * that excludes JSON.
  */
 public final class McpServer {
-  /** Served protocol revisions, newest first. */
+  /** Served protocol revisions with {@code initialize} (the legacy era), newest first. */
   public static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+
+  /** Served revisions without {@code initialize} (the modern era: version and capabilities in each request's {@code _meta}). */
+  public static final List<String> MODERN = List.of("2026-07-28");
+
+  /** Every served revision, newest first: what an unsupported-version error lists. */
+  static final List<String> ALL = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26");
+
+  static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
+  static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+  static final String META_SERVER = "io.modelcontextprotocol/serverInfo";
+
+  /** The modern era's own codes (2026-07-28, basic/index, "Error Codes"). */
+  static final int HEADER_MISMATCH = -32020;
+  static final int UNSUPPORTED_VERSION = -32022;
+
+  /**
+   * How long a client may keep server/discover and tools/list answers: they change only when the
+   * server is upgraded, and are the same for every caller (so the scope is public).
+   */
+  static final long TTL_MS = 3_600_000;
 
   static final int PARSE_ERROR = -32700;
   static final int INVALID_REQUEST = -32600;
@@ -123,11 +143,14 @@ public final class McpServer {
       return error(400, null, INVALID_REQUEST, "\"id\" must be a string or an integer");
     }
     String protocol = header.apply("mcp-protocol-version");
+    Object params = msg.get("params");
+    if (modern(name, params, protocol)) {
+      return Modern.handle(this, id, name, params, header);
+    }
     if (!name.equals("initialize") && protocol != null && !VERSIONS.contains(protocol)) {
       return error(400, id, INVALID_REQUEST, "unsupported MCP-Protocol-Version " + protocol + "; served: "
           + String.join(", ", VERSIONS));
     }
-    Object params = msg.get("params");
     if (params != null && !(params instanceof Map<?, ?>)) {
       return error(200, id, INVALID_PARAMS, "\"params\" must be an object");
     }
@@ -147,11 +170,38 @@ public final class McpServer {
     String chosen = asked instanceof String s && VERSIONS.contains(s) ? s : VERSIONS.get(0);
     return obj("protocolVersion", chosen,
         "capabilities", obj("tools", obj("listChanged", false)),
-        "serverInfo", obj("name", "mira", "title", "Mira telemetry store", "version", version),
+        "serverInfo", serverInfo(),
         "instructions", INSTRUCTIONS);
   }
 
-  private Reply call(Object id, Map<String, Object> p) {
+  /**
+   * Whether a request is of the modern era: it carries the protocol version in {@code _meta}
+   * (the specification's test), or it is {@code server/discover}, or its header names a modern
+   * revision. Everything else, {@code initialize} first of all, is served as the legacy era.
+   */
+  static boolean modern(String method, Object params, String protocolHeader) {
+    if (method.equals("initialize")) {
+      return false;
+    }
+    if (method.equals("server/discover") || (protocolHeader != null && MODERN.contains(protocolHeader))) {
+      return true;
+    }
+    return params instanceof Map<?, ?> p && p.get("_meta") instanceof Map<?, ?> meta && meta.containsKey(META_VERSION);
+  }
+
+  /** What server/discover answers (without the modern envelope fields, which {@link Modern} adds). */
+  Map<String, Object> discover() {
+    return obj("supportedVersions", new java.util.ArrayList<Object>(MODERN),
+        "capabilities", obj("tools", obj()),
+        "instructions", INSTRUCTIONS);
+  }
+
+  Map<String, Object> serverInfo() {
+    return obj("name", "mira", "title", "Mira telemetry store", "version", version);
+  }
+
+  /** tools/call of either era; the reply is 200 with a result or a JSON-RPC error. */
+  Reply call(Object id, Map<String, Object> p) {
     if (!(p.get("name") instanceof String name)) {
       return error(200, id, INVALID_PARAMS, "tools/call needs params.name, the tool's name");
     }
@@ -206,11 +256,11 @@ public final class McpServer {
     return id instanceof String || id instanceof Long;
   }
 
-  private static Reply result(Object id, Object result) {
+  static Reply result(Object id, Object result) {
     return new Reply(200, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "result", result)));
   }
 
-  private static Reply error(int status, Object id, int code, String message) {
+  static Reply error(int status, Object id, int code, String message) {
     return new Reply(status, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "error", obj("code", code, "message", message))));
   }
 }

@@ -172,6 +172,103 @@ class McpClientTest {
     return map(QueryApiTest.obj(x).get("error"));
   }
 
+  static final String META = "\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
+      + "\"io.modelcontextprotocol/clientCapabilities\": {}}";
+
+  /** The headers of a 2026-07-28 request: version, method and (for tools/call) name mirrored from the body. */
+  static Map<String, String> modern(String method, String name) {
+    Map<String, String> h = new java.util.HashMap<>(Map.of("Content-Type", "application/json", "Accept",
+        "application/json, text/event-stream", "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method));
+    if (name != null) {
+      h.put("Mcp-Name", name);
+    }
+    return h;
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theModernEraNeedsNoInitializeAndRefusesWhatTheRevisionRefuses() throws Exception {
+    try (Node node = new Node(data)) {
+      String traceId = QueryApiTest.sendCartTrace(node);
+
+      HttpExchange discover = mcp(node, "POST", modern("server/discover", null),
+          "{\"jsonrpc\": \"2.0\", \"id\": \"d\", \"method\": \"server/discover\", \"params\": {" + META + "}}");
+      assertThat(discover.status()).isEqualTo(200);
+      assertThat(discover.header("Mcp-Session-Id")).isNull();
+      Map<String, Object> d = map(QueryApiTest.obj(discover).get("result"));
+      assertThat(d).containsEntry("resultType", "complete").containsEntry("supportedVersions", List.of("2026-07-28"))
+          .containsEntry("cacheScope", "public").containsKey("ttlMs").containsKey("capabilities");
+      assertThat((String) d.get("instructions")).contains("list_services");
+      assertThat(map(map(d.get("_meta")).get("io.modelcontextprotocol/serverInfo"))).containsEntry("name", "mira");
+
+      HttpExchange list = mcp(node, "POST", modern("tools/list", null),
+          "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/list\", \"params\": {" + META + "}}");
+      Map<String, Object> l = map(QueryApiTest.obj(list).get("result"));
+      assertThat(l).containsEntry("resultType", "complete").containsKey("ttlMs").containsEntry("cacheScope", "public");
+      assertThat((List<Object>) l.get("tools")).hasSize(11);
+
+      HttpExchange call = mcp(node, "POST", modern("tools/call", "get_trace"), "{\"jsonrpc\": \"2.0\", \"id\": 3, "
+          + "\"method\": \"tools/call\", \"params\": {" + META + ", \"name\": \"get_trace\", \"arguments\": "
+          + "{\"trace_id\": \"" + traceId + "\"}}}");
+      assertThat(call.status()).isEqualTo(200);
+      Map<String, Object> c = map(QueryApiTest.obj(call).get("result"));
+      assertThat(c).containsEntry("resultType", "complete").containsEntry("isError", false);
+      assertThat((List<Object>) map(c.get("structuredContent")).get("rows")).hasSize(2);
+
+      // The tool name in the Base64 sentinel form is decoded before it is compared.
+      String encoded = "=?base64?" + java.util.Base64.getEncoder().encodeToString("list_alerts".getBytes(StandardCharsets.UTF_8)) + "?=";
+      HttpExchange sentinel = mcp(node, "POST", modern("tools/call", encoded), "{\"jsonrpc\": \"2.0\", \"id\": 4, "
+          + "\"method\": \"tools/call\", \"params\": {" + META + ", \"name\": \"list_alerts\", \"arguments\": {}}}");
+      assertThat(sentinel.status()).isEqualTo(200);
+
+      String toolsList = "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/list\", \"params\": {" + META + "}}";
+      Map<String, String> wrongMethod = modern("tools/call", null);
+      HttpExchange mismatch = mcp(node, "POST", wrongMethod, toolsList);
+      assertThat(mismatch.status()).isEqualTo(400);
+      assertThat(error(mismatch)).containsEntry("code", -32020L);
+
+      Map<String, String> noMethod = modern("tools/list", null);
+      noMethod.remove("Mcp-Method");
+      assertThat(error(mcp(node, "POST", noMethod, toolsList))).containsEntry("code", -32020L);
+
+      HttpExchange wrongName = mcp(node, "POST", modern("tools/call", "list_services"), "{\"jsonrpc\": \"2.0\", "
+          + "\"id\": 6, \"method\": \"tools/call\", \"params\": {" + META + ", \"name\": \"list_alerts\"}}");
+      assertThat(wrongName.status()).isEqualTo(400);
+      assertThat(error(wrongName)).containsEntry("code", -32020L);
+
+      Map<String, String> otherVersion = modern("tools/list", null);
+      otherVersion.put("MCP-Protocol-Version", "2025-11-25");
+      HttpExchange versionMismatch = mcp(node, "POST", otherVersion, toolsList);
+      assertThat(versionMismatch.status()).isEqualTo(400);
+      assertThat(error(versionMismatch)).containsEntry("code", -32020L);
+
+      Map<String, String> future = modern("tools/list", null);
+      future.put("MCP-Protocol-Version", "2099-01-01");
+      HttpExchange unsupported = mcp(node, "POST", future, toolsList.replace("2026-07-28", "2099-01-01"));
+      assertThat(unsupported.status()).isEqualTo(400);
+      assertThat(error(unsupported)).containsEntry("code", -32022L);
+      assertThat(map(error(unsupported).get("data"))).containsEntry("requested", "2099-01-01")
+          .containsEntry("supported", List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"));
+
+      HttpExchange noCapabilities = mcp(node, "POST", modern("tools/list", null), "{\"jsonrpc\": \"2.0\", \"id\": 7, "
+          + "\"method\": \"tools/list\", \"params\": {\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"}}}");
+      assertThat(noCapabilities.status()).isEqualTo(400);
+      assertThat(error(noCapabilities)).containsEntry("code", -32602L);
+
+      HttpExchange ping = mcp(node, "POST", modern("ping", null),
+          "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"ping\", \"params\": {" + META + "}}");
+      assertThat(ping.status()).isEqualTo(404);
+      assertThat(error(ping)).containsEntry("code", -32601L);
+
+      // A legacy initialize on the same endpoint still negotiates, whatever the modern era serves.
+      HttpExchange legacy = mcp(node, "POST", Map.of("Content-Type", "application/json"), "{\"jsonrpc\": \"2.0\", "
+          + "\"id\": 9, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2025-11-25\", "
+          + "\"capabilities\": {}, \"clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}}");
+      assertThat(map(QueryApiTest.obj(legacy).get("result"))).containsEntry("protocolVersion", "2025-11-25")
+          .doesNotContainKey("resultType");
+    }
+  }
+
   @Test
   void badRequestsGetTheStatusAndCodeTheSpecificationGives() throws Exception {
     try (Node node = new Node(data)) {
