@@ -28,7 +28,8 @@ class McpClientTest {
 
   @BeforeAll
   static void installClient() throws Exception {
-    if (!Files.isDirectory(CLIENT.resolve("node_modules/@modelcontextprotocol/sdk"))) {
+    if (!Files.isDirectory(CLIENT.resolve("node_modules/@modelcontextprotocol/sdk"))
+        || !Files.isDirectory(CLIENT.resolve("node_modules/@modelcontextprotocol/client"))) {
       Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(CLIENT.toFile())
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       assertThat(npm.waitFor(5, TimeUnit.MINUTES)).as("npm ci finished").isTrue();
@@ -38,7 +39,12 @@ class McpClientTest {
 
   @SuppressWarnings("unchecked")
   static Map<String, Object> runClient(Node node, String calls) throws Exception {
-    Process p = new ProcessBuilder("node", "client.mjs", node.http() + "/mcp", calls).directory(CLIENT.toFile())
+    return runClient("client.mjs", node, calls);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> runClient(String script, Node node, String calls) throws Exception {
+    Process p = new ProcessBuilder("node", script, node.http() + "/mcp", calls).directory(CLIENT.toFile())
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -144,6 +150,44 @@ class McpClientTest {
       assertThat((List<Map<String, Object>>) map(values.get("structuredContent")).get("facets")).singleElement()
           .satisfies(f -> assertThat(f.get("values")).isEqualTo(
               List.of(Map.of("value", "checkout", "type", "string", "count", "1"))));
+    }
+  }
+
+  /** Every tool once, with arguments that succeed on the cart trace's node. */
+  static String everyTool(String traceId) {
+    return "["
+        + "{\"name\": \"query_records\", \"arguments\": {\"signal\": \"traces\", \"q\": \"status_code=2\"}},"
+        + "{\"name\": \"get_trace\", \"arguments\": {\"trace_id\": \"" + traceId + "\"}},"
+        + "{\"name\": \"list_metrics\", \"arguments\": {}},"
+        + "{\"name\": \"query_metric\", \"arguments\": {\"name\": \"no.such.metric\", \"from\": \"-1h\"}},"
+        + "{\"name\": \"list_services\", \"arguments\": {}},"
+        + "{\"name\": \"list_entities\", \"arguments\": {}},"
+        + "{\"name\": \"correlate\", \"arguments\": {\"anchor\": {\"signal\": \"traces\", \"q\": \"status_code=2\"}}},"
+        + "{\"name\": \"service_map\", \"arguments\": {}},"
+        + "{\"name\": \"list_attributes\", \"arguments\": {\"signal\": \"traces\"}},"
+        + "{\"name\": \"attribute_values\", \"arguments\": {\"signal\": \"traces\", \"key\": \"service.name\"}},"
+        + "{\"name\": \"list_alerts\", \"arguments\": {}}]";
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theOfficial2026ClientCallsEveryToolWithoutInitialize() throws Exception {
+    try (Node node = new Node(data)) {
+      String traceId = QueryApiTest.sendCartTrace(node);
+      Map<String, Object> seen = runClient("client2026.mjs", node, everyTool(traceId));
+      assertThat(seen.get("protocolVersion")).isEqualTo("2026-07-28");
+      assertThat(seen.get("era")).isEqualTo("modern");
+      assertThat(map(seen.get("server"))).containsEntry("name", "mira");
+      assertThat((String) seen.get("instructions")).contains("query_records");
+      List<Map<String, Object>> tools = (List<Map<String, Object>>) seen.get("tools");
+      assertThat(tools).hasSize(11);
+      List<Map<String, Object>> results = (List<Map<String, Object>>) seen.get("results");
+      assertThat(results).hasSize(11);
+      for (int i = 0; i < results.size(); i++) {
+        assertThat(results.get(i)).as("call of " + tools.get(i).get("name")).doesNotContainKey("thrown")
+            .containsEntry("isError", false).containsKey("structuredContent");
+      }
+      assertThat((List<Object>) map(results.get(1).get("structuredContent")).get("rows")).hasSize(2);
     }
   }
 
