@@ -85,9 +85,22 @@ public final class McpServer {
 
   /** As above, with {@code alerts} giving the {@code GET /api/v1/alerts} document for list_alerts. */
   public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts) {
+    this(queries, version, alerts, "");
+  }
+
+  /**
+   * As above; {@code linkBase} is the external URL Mira is published at (the {@code link_base}
+   * setting, empty if none), whose origin browsers on that host send and which is allowed beside
+   * the loopback ones.
+   */
+  public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts, String linkBase) {
     this.tools = new Tools(queries, alerts);
     this.version = version;
+    this.published = origin(linkBase);
   }
+
+  /** The origin of {@code link_base} ({@code scheme://host[:port]}, lowercase), or null. */
+  private final String published;
 
   /** The alerts document of a node without alerting. */
   private static final byte[] OFF = "{\"enabled\":false,\"alerts\":[]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -105,7 +118,7 @@ public final class McpServer {
           + "POST one JSON-RPC message");
     }
     String origin = header.apply("origin");
-    if (origin != null && !originAllowed(origin, header.apply("host"))) {
+    if (origin != null && !originAllowed(origin, published)) {
       return error(403, null, INVALID_REQUEST, "Origin " + origin + " is not allowed");
     }
     String accept = header.apply("accept");
@@ -226,14 +239,22 @@ public final class McpServer {
     }
   }
 
-  /** Loopback origins, and an origin naming the host the request was sent to. */
-  static boolean originAllowed(String origin, String host) {
-    String h;
+  /**
+   * Loopback origins, and the origin Mira is published at. Not an origin that merely names the
+   * {@code Host} the request was sent to: a page on a name an attacker controls, re-pointed at this
+   * address (DNS rebinding), sends that name as both Host and Origin, so agreeing headers prove
+   * nothing.
+   *
+   * @param published the origin of {@code link_base}, or null
+   */
+  static boolean originAllowed(String origin, String published) {
+    URI u;
     try {
-      h = URI.create(origin).getHost();
+      u = URI.create(origin);
     } catch (IllegalArgumentException e) {
       return false;
     }
+    String h = u.getHost();
     if (h == null) {
       return false;
     }
@@ -241,15 +262,26 @@ public final class McpServer {
     if (h.equals("localhost") || h.equals("127.0.0.1") || h.equals("[::1]") || h.equals("::1")) {
       return true;
     }
-    if (host == null) {
-      return false;
+    return published != null && published.equals(origin(origin));
+  }
+
+  /** {@code scheme://host[:port]} of a URL, lowercase, the default port left out; null if it has none. */
+  static String origin(String url) {
+    if (url == null || url.isEmpty()) {
+      return null;
     }
-    String hostName = host.toLowerCase(Locale.ROOT);
-    int colon = hostName.lastIndexOf(':');
-    if (colon > 0 && !hostName.endsWith("]")) {
-      hostName = hostName.substring(0, colon);
+    try {
+      URI u = URI.create(url);
+      if (u.getScheme() == null || u.getHost() == null) {
+        return null;
+      }
+      String scheme = u.getScheme().toLowerCase(Locale.ROOT);
+      int port = u.getPort();
+      boolean standard = port == -1 || (scheme.equals("http") && port == 80) || (scheme.equals("https") && port == 443);
+      return scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + (standard ? "" : ":" + port);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
-    return h.equals(hostName);
   }
 
   private static boolean validId(Object id) {

@@ -22,9 +22,18 @@ public final class Api {
    */
   public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
       RetentionSweeper retention, String version, Alerting alerting) {
+    return routes(node, ingest, queries, retention, version, alerting, "");
+  }
+
+  /**
+   * As above; {@code linkBase} is the {@code link_base} setting (empty if unset), whose origin the
+   * MCP server allows beside loopback.
+   */
+  public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, LocalQueries queries,
+      RetentionSweeper retention, String version, Alerting alerting, String linkBase) {
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(queries);
-    McpRoute mcp = new McpRoute(queries, version, alerting);
+    McpRoute mcp = new McpRoute(queries, version, alerting, linkBase);
     AlertsRoute alerts = new AlertsRoute(alerting);
     UiRoutes ui = new UiRoutes(Bundle.load());
     return r -> {

@@ -92,7 +92,7 @@ public final class Running implements AutoCloseable {
     }
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
-          Api.routes(config.node(), ingest, queries, retention, Version.current(), alerting));
+          Api.routes(config.node(), ingest, queries, retention, Version.current(), alerting, config.linkBase()));
       alerting.start();
       return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());
     } catch (StartupException | RuntimeException e) {

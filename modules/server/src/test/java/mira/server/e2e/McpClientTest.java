@@ -199,10 +199,16 @@ class McpClientTest {
   /** A ping with an Origin header, sent over a socket; the status line of the answer. */
   static String withOrigin(Node node, String origin) throws IOException {
     java.net.URI u = java.net.URI.create(node.http());
+    return withOrigin(node, origin, u.getHost() + ":" + u.getPort());
+  }
+
+  /** As above, with {@code host} as the Host header (what a rebound name sends). */
+  static String withOrigin(Node node, String origin, String host) throws IOException {
+    java.net.URI u = java.net.URI.create(node.http());
     byte[] body = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}".getBytes(StandardCharsets.UTF_8);
     try (java.net.Socket sock = new java.net.Socket(u.getHost(), u.getPort())) {
       sock.setSoTimeout(10_000);
-      String head = "POST /mcp HTTP/1.1\r\nHost: " + u.getHost() + ":" + u.getPort() + "\r\nOrigin: " + origin
+      String head = "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + origin
           + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
       sock.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
       sock.getOutputStream().write(body);
@@ -214,6 +220,17 @@ class McpClientTest {
 
   static Map<String, Object> error(HttpExchange x) throws IOException {
     return map(QueryApiTest.obj(x).get("error"));
+  }
+
+  @Test
+  void theOriginMiraIsPublishedAtIsAllowedAndNoOther() throws Exception {
+    try (Node node = new Node(data, Map.of(mira.server.config.Key.LINK_BASE, "https://mira.example.org/"))) {
+      assertThat(withOrigin(node, "https://mira.example.org", "mira.example.org")).startsWith("HTTP/1.1 200");
+      assertThat(withOrigin(node, "https://MIRA.example.org:443")).startsWith("HTTP/1.1 200");
+      assertThat(withOrigin(node, "http://mira.example.org")).startsWith("HTTP/1.1 403");
+      assertThat(withOrigin(node, "https://mira.example.org.evil.example")).startsWith("HTTP/1.1 403");
+      assertThat(withOrigin(node, "http://127.0.0.1:9999")).startsWith("HTTP/1.1 200");
+    }
   }
 
   static final String META = "\"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", "
@@ -353,6 +370,8 @@ class McpClientTest {
       // HttpURLConnection drops an Origin header silently, so these two go over a plain socket.
       assertThat(withOrigin(node, "https://evil.example")).startsWith("HTTP/1.1 403");
       assertThat(withOrigin(node, "http://localhost:3000")).startsWith("HTTP/1.1 200");
+      // DNS rebinding: a name the attacker controls, pointed at this address, sends itself as Host and Origin.
+      assertThat(withOrigin(node, "http://evil.example.com", "evil.example.com")).startsWith("HTTP/1.1 403");
       Map<String, String> local = Map.of("Content-Type", "application/json", "Mcp-Session-Id", "ignored");
       HttpExchange ping = mcp(node, "POST", local, "{\"jsonrpc\": \"2.0\", \"id\": \"p\", \"method\": \"ping\"}");
       assertThat(ping.status()).isEqualTo(200);

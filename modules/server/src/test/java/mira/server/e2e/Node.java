@@ -55,7 +55,7 @@ final class Node implements AutoCloseable {
     this.ingest = Ingest.start(d.path(), new Ingest.Options(c.node(), c.ingestShards(), c.ingestQueue(), c.ingestWal(),
         (int) c.maxRequestBytes(), admitWait), (t, e) -> fatal.set(e));
     this.queries = LocalQueries.open(d.path(), ingest);
-    this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest, queries, null, "test", mira.alert.Alerting.off()));
+    this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest, queries, null, "test", mira.alert.Alerting.off(), c.linkBase()));
   }
 
   Node(Path data) throws Exception {
