@@ -86,9 +86,12 @@ final class Tools {
         List.of("signal"), "rows"));
     out.add(tool("get_trace", "Get a trace", "Every span of one trace, across all of retention.",
         obj("trace_id", prop("string", "32 lowercase hex digits", null)), List.of("trace_id"), "rows"));
-    out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window: name, type, unit.",
+    out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window (passing q, if "
+            + "given): name, type, unit, temporality, the point attribute keys.",
         obj("from", prop("string", "start of the window (default the last hour)", null),
-            "to", prop("string", "end of the window (default now)", null)),
+            "to", prop("string", "end of the window (default now)", null),
+            "q", prop("string", "filter text over the points' and resources' attributes, e.g. service.name=checkout",
+                null)),
         List.of(), "metrics"));
     out.add(tool("query_metric", "Query a metric",
         "Series of one metric; with step and fn (rate, increase, last, min, max, count, avg, quantile) one "
@@ -224,11 +227,11 @@ final class Tools {
         }
         case "list_metrics" -> {
           for (String k : args.keySet()) {
-            if (!k.equals("from") && !k.equals("to")) {
-              throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to");
+            if (!k.equals("from") && !k.equals("to") && !k.equals("q")) {
+              throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to, q");
             }
           }
-          MetricList r = queries.metrics(text(args, "from"), text(args, "to"));
+          MetricList r = queries.metrics(text(args, "from"), text(args, "to"), text(args, "q"));
           yield new Answer(SeriesJson.metrics(r), r.metrics().size() + " metrics");
         }
         case "query_metric" -> {

@@ -76,7 +76,9 @@ class McpClientTest {
           + "{\"name\": \"list_alerts\", \"arguments\": {}},"
           + "{\"name\": \"list_attributes\", \"arguments\": {\"signal\": \"traces\"}},"
           + "{\"name\": \"attribute_values\", \"arguments\": {\"signal\": \"traces\", \"key\": \"service.name\", "
-          + "\"q\": \"status_code=2\"}}]");
+          + "\"q\": \"status_code=2\"}},"
+          + "{\"name\": \"list_metrics\", \"arguments\": {\"q\": \"service.name=checkout\"}},"
+          + "{\"name\": \"list_metrics\", \"arguments\": {\"q\": \"code>\"}}]");
 
       assertThat(seen.get("protocolVersion")).isEqualTo("2025-11-25");
       assertThat(seen.get("sessionId")).isNull();
@@ -141,6 +143,12 @@ class McpClientTest {
       assertThat(((List<Map<String, Object>>) alerts.get("content")).get(0).get("text").toString())
           .startsWith("alerting is off on this node (alert.rules is not set)\n");
 
+      assertThat(results.get(14).get("isError")).isEqualTo(false);
+      assertThat(map(results.get(14).get("structuredContent")).get("metrics")).isEqualTo(List.of());
+      // A malformed q is refused with the grammar's message, as query_records refuses it.
+      assertThat(results.get(15).get("isError")).isEqualTo(true);
+      assertThat(((List<Map<String, Object>>) results.get(15).get("content")).get(0).get("text").toString())
+          .contains("column 6");
       List<Map<String, Object>> keys = (List<Map<String, Object>>) map(results.get(12).get("structuredContent"))
           .get("attributes");
       assertThat(keys).anySatisfy(k -> assertThat(k).containsEntry("key", "service.name")
