@@ -8,7 +8,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
+import mira.query.result.FacetList;
 import mira.query.result.CorrelateResult;
 import mira.query.result.ServiceMap;
 import mira.query.result.QueryException;
@@ -88,6 +90,25 @@ public final class MiraClient {
       }
     }
     return ResultReader.metrics(get(path.toString()));
+  }
+
+  /** {@code GET /api/v1/attributes}: the attribute keys on {@code signal}'s records in a window (null times: the default). */
+  public AttributeList attributes(String signal, String from, String to)
+      throws QueryException, BusyException, IOException {
+    StringBuilder path = new StringBuilder("/api/v1/attributes?signal=")
+        .append(URLEncoder.encode(signal, StandardCharsets.UTF_8));
+    if (from != null) {
+      path.append("&from=").append(URLEncoder.encode(from, StandardCharsets.UTF_8));
+    }
+    if (to != null) {
+      path.append("&to=").append(URLEncoder.encode(to, StandardCharsets.UTF_8));
+    }
+    return ResultReader.attributes(get(path.toString()));
+  }
+
+  /** {@code POST /api/v1/facets}: a facets document (docs/api.md), typed. */
+  public FacetList facets(byte[] document) throws QueryException, BusyException, IOException {
+    return ResultReader.facets(post("/api/v1/facets", document));
   }
 
   /** {@code POST /api/v1/correlate}: a correlate document (docs/api.md), typed. */

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
+import mira.query.result.AttributeList;
+import mira.query.result.FacetList;
 import mira.query.result.CorrelateResult;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
@@ -216,6 +218,70 @@ public final class ResultReader {
           num(s, "span_errors"), num(sig, "metrics"), (int) num(s, "entities"), keys));
     }
     return new ServiceList(out, stats(doc), refused(doc));
+  }
+
+  /** The answer of {@code GET /api/v1/attributes}. */
+  public static AttributeList attributes(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<AttributeList.Key> keys = new ArrayList<>();
+    for (Object o : list(doc.get("attributes"), "attributes")) {
+      Map<String, Object> k = object(o, "an attribute");
+      List<String> types = new ArrayList<>();
+      for (Object t : list(k.get("types"), "types")) {
+        if (!(t instanceof String ts)) {
+          throw new IOException("\"types\" holds a non-string: " + t);
+        }
+        types.add(ts);
+      }
+      keys.add(new AttributeList.Key(str(k, "level"), str(k, "key"), types, num(k, "count")));
+    }
+    return new AttributeList(str(doc, "signal"), num(doc, "records"), keys, stats(doc), refused(doc));
+  }
+
+  /**
+   * The answer of {@code POST /api/v1/facets}. A value is read back in the type named beside it,
+   * so an int64, a double and bytes are themselves again and equal values of two answers are equal
+   * (arrays and maps are read as the class comment says).
+   */
+  public static FacetList facets(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<FacetList.Facet> facets = new ArrayList<>();
+    for (Object o : list(doc.get("facets"), "facets")) {
+      Map<String, Object> f = object(o, "a facet");
+      List<FacetList.ValueCount> values = new ArrayList<>();
+      for (Object v : list(f.get("values"), "values")) {
+        Map<String, Object> vc = object(v, "a facet value");
+        values.add(new FacetList.ValueCount(typed(vc.get("value"), str(vc, "type")), num(vc, "count")));
+      }
+      facets.add(new FacetList.Facet(str(f, "key"), str(f, "level"), num(f, "count"), num(f, "distinct"), values,
+          num(f, "other")));
+    }
+    List<String> missing = new ArrayList<>();
+    for (Object m : list(doc.get("missing"), "missing")) {
+      if (!(m instanceof String ms)) {
+        throw new IOException("\"missing\" holds a non-string: " + m);
+      }
+      missing.add(ms);
+    }
+    return new FacetList(str(doc, "signal"), num(doc, "records"), facets, missing, stats(doc), refused(doc));
+  }
+
+  /** A value written in its OTLP type, read back in the {@code type} named beside it. */
+  private static Value typed(Object o, String type) throws IOException {
+    try {
+      return switch (type) {
+        case "string" -> new Value.Str((String) o);
+        case "int" -> new Value.Int(Long.parseLong((String) o));
+        case "double" -> o instanceof String s ? new Value.F64(Double.parseDouble(s))
+            : new Value.F64(((Number) o).doubleValue());
+        case "bool" -> new Value.Bool((Boolean) o);
+        case "bytes" -> new Value.Bytes(java.util.Base64.getDecoder().decode((String) o));
+        case "empty" -> Value.Empty.INSTANCE;
+        default -> value(o);
+      };
+    } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
+      throw new IOException("a facet value of type " + type + " reads as " + o);
+    }
   }
 
   /** The answer of {@code POST /api/v1/correlate} (its {@code queries} follow from the frame and are not kept). */

@@ -8,11 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import mira.query.doc.Cursor;
+import mira.query.render.AttributeJson;
 import mira.query.render.FrameJson;
 import mira.query.render.MapJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
 import mira.query.result.Attribute;
+import mira.query.result.AttributeList;
+import mira.query.result.FacetList;
 import mira.query.result.CorrelateResult;
 import mira.query.result.Frame;
 import mira.query.result.ServiceMap;
@@ -288,6 +291,29 @@ class ResultReaderTest {
         Arbitraries.longs().between(0, 1000), ms, ms, Arbitraries.of("rpc", "messaging", "link")).as(ServiceMap.Edge::new);
     return Combinators.combine(nodes.list().ofMaxSize(4), edges.list().ofMaxSize(4), Arbitraries.of(true, false))
         .as((n, e, t) -> new ServiceMap(n, e, t, new Stats(2, 0, 2, 30, 30, 1), List.of(new Refused("traces/b", "bad crc"))));
+  }
+
+  @Test
+  void attributeListsAndFacetsReadBackEqualWithEveryValueInItsType() throws IOException {
+    Stats st = new Stats(3, 1, 2, 900, 120, 4);
+    AttributeList keys = new AttributeList("traces", 120, List.of(
+        new AttributeList.Key("resource", "service.name", List.of("string"), 120),
+        new AttributeList.Key("record", "http.status_code", List.of("string", "int"), Long.MAX_VALUE)),
+        st, List.of(new Refused("traces/b1", "bad crc")));
+    assertThat(ResultReader.attributes(AttributeJson.attributes(keys))).isEqualTo(keys);
+
+    // An int64, bytes and a double are written as text or numbers; the type beside them brings each back.
+    FacetList facets = new FacetList("logs", 120, List.of(
+        new FacetList.Facet("k", "record", 119, 7, List.of(
+            new FacetList.ValueCount(new Value.Int(Long.MIN_VALUE), 50),
+            new FacetList.ValueCount(new Value.Str("12"), 40),
+            new FacetList.ValueCount(new Value.F64(2.0), 10),
+            new FacetList.ValueCount(new Value.F64(Double.NaN), 5),
+            new FacetList.ValueCount(new Value.Bytes(new byte[] {0, -1, 7}), 4),
+            new FacetList.ValueCount(new Value.Bool(false), 3)), 7)), List.of("absent.key"), st, List.of());
+    FacetList back = ResultReader.facets(AttributeJson.facets(facets));
+    assertThat(back).isEqualTo(facets);
+    assertThat(back.facets().get(0).values().get(0).value()).isEqualTo(new Value.Int(Long.MIN_VALUE));
   }
 
   @Test

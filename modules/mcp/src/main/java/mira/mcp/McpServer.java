@@ -28,8 +28,28 @@ import mira.query.LocalQueries;
  * that excludes JSON.
  */
 public final class McpServer {
-  /** Served protocol revisions, newest first. */
+  /** Served protocol revisions with {@code initialize} (the legacy era), newest first. */
   public static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+
+  /** Served revisions without {@code initialize} (the modern era: version and capabilities in each request's {@code _meta}). */
+  public static final List<String> MODERN = List.of("2026-07-28");
+
+  /** Every served revision, newest first: what an unsupported-version error lists. */
+  static final List<String> ALL = List.of("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26");
+
+  static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
+  static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+  static final String META_SERVER = "io.modelcontextprotocol/serverInfo";
+
+  /** The modern era's own codes (2026-07-28, basic/index, "Error Codes"). */
+  static final int HEADER_MISMATCH = -32020;
+  static final int UNSUPPORTED_VERSION = -32022;
+
+  /**
+   * How long a client may keep server/discover and tools/list answers: they change only when the
+   * server is upgraded, and are the same for every caller (so the scope is public).
+   */
+  static final long TTL_MS = 3_600_000;
 
   static final int PARSE_ERROR = -32700;
   static final int INVALID_REQUEST = -32600;
@@ -65,9 +85,22 @@ public final class McpServer {
 
   /** As above, with {@code alerts} giving the {@code GET /api/v1/alerts} document for list_alerts. */
   public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts) {
+    this(queries, version, alerts, "");
+  }
+
+  /**
+   * As above; {@code linkBase} is the external URL Mira is published at (the {@code link_base}
+   * setting, empty if none), whose origin browsers on that host send and which is allowed beside
+   * the loopback ones.
+   */
+  public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts, String linkBase) {
     this.tools = new Tools(queries, alerts);
     this.version = version;
+    this.published = origin(linkBase);
   }
+
+  /** The origin of {@code link_base} ({@code scheme://host[:port]}, lowercase), or null. */
+  private final String published;
 
   /** The alerts document of a node without alerting. */
   private static final byte[] OFF = "{\"enabled\":false,\"alerts\":[]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -85,7 +118,7 @@ public final class McpServer {
           + "POST one JSON-RPC message");
     }
     String origin = header.apply("origin");
-    if (origin != null && !originAllowed(origin, header.apply("host"))) {
+    if (origin != null && !originAllowed(origin, published)) {
       return error(403, null, INVALID_REQUEST, "Origin " + origin + " is not allowed");
     }
     String accept = header.apply("accept");
@@ -123,11 +156,14 @@ public final class McpServer {
       return error(400, null, INVALID_REQUEST, "\"id\" must be a string or an integer");
     }
     String protocol = header.apply("mcp-protocol-version");
+    Object params = msg.get("params");
+    if (modern(name, params, protocol)) {
+      return Modern.handle(this, id, name, params, header);
+    }
     if (!name.equals("initialize") && protocol != null && !VERSIONS.contains(protocol)) {
       return error(400, id, INVALID_REQUEST, "unsupported MCP-Protocol-Version " + protocol + "; served: "
           + String.join(", ", VERSIONS));
     }
-    Object params = msg.get("params");
     if (params != null && !(params instanceof Map<?, ?>)) {
       return error(200, id, INVALID_PARAMS, "\"params\" must be an object");
     }
@@ -147,11 +183,38 @@ public final class McpServer {
     String chosen = asked instanceof String s && VERSIONS.contains(s) ? s : VERSIONS.get(0);
     return obj("protocolVersion", chosen,
         "capabilities", obj("tools", obj("listChanged", false)),
-        "serverInfo", obj("name", "mira", "title", "Mira telemetry store", "version", version),
+        "serverInfo", serverInfo(),
         "instructions", INSTRUCTIONS);
   }
 
-  private Reply call(Object id, Map<String, Object> p) {
+  /**
+   * Whether a request is of the modern era: it carries the protocol version in {@code _meta}
+   * (the specification's test), or it is {@code server/discover}, or its header names a modern
+   * revision. Everything else, {@code initialize} first of all, is served as the legacy era.
+   */
+  static boolean modern(String method, Object params, String protocolHeader) {
+    if (method.equals("initialize")) {
+      return false;
+    }
+    if (method.equals("server/discover") || (protocolHeader != null && MODERN.contains(protocolHeader))) {
+      return true;
+    }
+    return params instanceof Map<?, ?> p && p.get("_meta") instanceof Map<?, ?> meta && meta.containsKey(META_VERSION);
+  }
+
+  /** What server/discover answers (without the modern envelope fields, which {@link Modern} adds). */
+  Map<String, Object> discover() {
+    return obj("supportedVersions", new java.util.ArrayList<Object>(MODERN),
+        "capabilities", obj("tools", obj()),
+        "instructions", INSTRUCTIONS);
+  }
+
+  Map<String, Object> serverInfo() {
+    return obj("name", "mira", "title", "Mira telemetry store", "version", version);
+  }
+
+  /** tools/call of either era; the reply is 200 with a result or a JSON-RPC error. */
+  Reply call(Object id, Map<String, Object> p) {
     if (!(p.get("name") instanceof String name)) {
       return error(200, id, INVALID_PARAMS, "tools/call needs params.name, the tool's name");
     }
@@ -176,14 +239,22 @@ public final class McpServer {
     }
   }
 
-  /** Loopback origins, and an origin naming the host the request was sent to. */
-  static boolean originAllowed(String origin, String host) {
-    String h;
+  /**
+   * Loopback origins, and the origin Mira is published at. Not an origin that merely names the
+   * {@code Host} the request was sent to: a page on a name an attacker controls, re-pointed at this
+   * address (DNS rebinding), sends that name as both Host and Origin, so agreeing headers prove
+   * nothing.
+   *
+   * @param published the origin of {@code link_base}, or null
+   */
+  static boolean originAllowed(String origin, String published) {
+    URI u;
     try {
-      h = URI.create(origin).getHost();
+      u = URI.create(origin);
     } catch (IllegalArgumentException e) {
       return false;
     }
+    String h = u.getHost();
     if (h == null) {
       return false;
     }
@@ -191,26 +262,37 @@ public final class McpServer {
     if (h.equals("localhost") || h.equals("127.0.0.1") || h.equals("[::1]") || h.equals("::1")) {
       return true;
     }
-    if (host == null) {
-      return false;
+    return published != null && published.equals(origin(origin));
+  }
+
+  /** {@code scheme://host[:port]} of a URL, lowercase, the default port left out; null if it has none. */
+  static String origin(String url) {
+    if (url == null || url.isEmpty()) {
+      return null;
     }
-    String hostName = host.toLowerCase(Locale.ROOT);
-    int colon = hostName.lastIndexOf(':');
-    if (colon > 0 && !hostName.endsWith("]")) {
-      hostName = hostName.substring(0, colon);
+    try {
+      URI u = URI.create(url);
+      if (u.getScheme() == null || u.getHost() == null) {
+        return null;
+      }
+      String scheme = u.getScheme().toLowerCase(Locale.ROOT);
+      int port = u.getPort();
+      boolean standard = port == -1 || (scheme.equals("http") && port == 80) || (scheme.equals("https") && port == 443);
+      return scheme + "://" + u.getHost().toLowerCase(Locale.ROOT) + (standard ? "" : ":" + port);
+    } catch (IllegalArgumentException e) {
+      return null;
     }
-    return h.equals(hostName);
   }
 
   private static boolean validId(Object id) {
     return id instanceof String || id instanceof Long;
   }
 
-  private static Reply result(Object id, Object result) {
+  static Reply result(Object id, Object result) {
     return new Reply(200, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "result", result)));
   }
 
-  private static Reply error(int status, Object id, int code, String message) {
+  static Reply error(int status, Object id, int code, String message) {
     return new Reply(status, Tree.bytes(obj("jsonrpc", "2.0", "id", id, "error", obj("code", code, "message", message))));
   }
 }

@@ -8,12 +8,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mira.query.LocalQueries;
+import mira.query.render.AttributeJson;
 import mira.query.render.EntityJson;
 import mira.query.render.FrameJson;
 import mira.query.render.MapJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
+import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
+import mira.query.result.FacetList;
 import mira.query.result.CorrelateResult;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
@@ -83,9 +86,12 @@ final class Tools {
         List.of("signal"), "rows"));
     out.add(tool("get_trace", "Get a trace", "Every span of one trace, across all of retention.",
         obj("trace_id", prop("string", "32 lowercase hex digits", null)), List.of("trace_id"), "rows"));
-    out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window: name, type, unit.",
+    out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window (passing q, if "
+            + "given): name, type, unit, temporality, the point attribute keys.",
         obj("from", prop("string", "start of the window (default the last hour)", null),
-            "to", prop("string", "end of the window (default now)", null)),
+            "to", prop("string", "end of the window (default now)", null),
+            "q", prop("string", "filter text over the points' and resources' attributes, e.g. service.name=checkout",
+                null)),
         List.of(), "metrics"));
     out.add(tool("query_metric", "Query a metric",
         "Series of one metric; with step and fn (rate, increase, last, min, max, count, avg, quantile) one "
@@ -140,6 +146,27 @@ final class Tools {
             "q", prop("string", Q, null),
             "frame", obj("type", "object", "description", "count only the spans of this correlate frame")),
         List.of(), "nodes"));
+    out.add(tool("list_attributes", "List attribute keys",
+        "The attribute keys carried by the logs or spans of a window, each with its level (resource, scope "
+            + "or record), the value types seen and how many records carry it; records is the total. Use it to "
+            + "learn which keys q and where can filter on, then attribute_values for a key's values.",
+        obj("signal", prop("string", "logs or traces", List.of("logs", "traces")),
+            "from", prop("string", "start of the window (default the last hour)", null),
+            "to", prop("string", "end of the window (default now)", null)),
+        List.of("signal"), "attributes"));
+    out.add(tool("attribute_values", "Top values of an attribute",
+        "The most frequent values of one attribute key among the logs or spans a filter selects, with "
+            + "exact counts, per level the key was seen at; other counts the records whose value is not "
+            + "listed and distinct the number of values (raise limit for more).",
+        obj("signal", prop("string", "logs or traces", List.of("logs", "traces")),
+            "key", prop("string", "the attribute key, e.g. service.name or http.route", null),
+            "from", prop("string", "start of the window (default the last hour)", null),
+            "to", prop("string", "end of the window (default now)", null),
+            "q", prop("string", Q, null),
+            "where", obj("type", "array", "items", obj("type", "object"), "description", "terms of the query grammar"),
+            "limit", obj("type", "integer", "minimum", 1, "maximum", 10_000,
+                "description", "values listed (default " + mira.query.doc.Documents.DEFAULT_FACET_LIMIT + ")")),
+        List.of("signal", "key"), "facets"));
     out.add(tool("list_alerts", "List alerts",
         "Every alert rule of this node, firing or not: state (ok, pending, firing, error), since, the last "
             + "value and counts, the rule's filter text and link (send filter with the window to query_records "
@@ -200,11 +227,11 @@ final class Tools {
         }
         case "list_metrics" -> {
           for (String k : args.keySet()) {
-            if (!k.equals("from") && !k.equals("to")) {
-              throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to");
+            if (!k.equals("from") && !k.equals("to") && !k.equals("q")) {
+              throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to, q");
             }
           }
-          MetricList r = queries.metrics(text(args, "from"), text(args, "to"));
+          MetricList r = queries.metrics(text(args, "from"), text(args, "to"), text(args, "q"));
           yield new Answer(SeriesJson.metrics(r), r.metrics().size() + " metrics");
         }
         case "query_metric" -> {
@@ -239,6 +266,26 @@ final class Tools {
           yield new Answer(MapJson.map(r), r.nodes().size() + " nodes, " + r.edges().size() + " edges"
               + (r.truncated() ? " (truncated: too many spans in the window)" : ""));
         }
+        case "list_attributes" -> {
+          for (String k : args.keySet()) {
+            if (!k.equals("signal") && !k.equals("from") && !k.equals("to")) {
+              throw new Refusal("unknown argument \"" + k + "\"; list_attributes takes signal, from, to");
+            }
+          }
+          AttributeList r = queries.attributes(text(args, "signal"), text(args, "from"), text(args, "to"));
+          yield new Answer(AttributeJson.attributes(r), r.keys().size() + " keys over " + r.records() + " "
+              + r.signal() + " records");
+        }
+        case "attribute_values" -> {
+          Map<String, Object> doc = new LinkedHashMap<>(args);
+          Object key = doc.remove("key");
+          if (!(key instanceof String k) || k.isEmpty()) {
+            throw new Refusal("attribute_values needs key: the attribute key whose values to count");
+          }
+          doc.put("keys", List.of(k));
+          FacetList r = queries.facets(Tree.bytes(doc));
+          yield new Answer(AttributeJson.facets(r), facetSummary(k, r));
+        }
         case "list_alerts" -> {
           if (!args.isEmpty()) {
             throw new Refusal("list_alerts takes no arguments");
@@ -253,6 +300,26 @@ final class Tools {
     } catch (BusyException e) {
       throw new Refusal("every query slot is busy; retry in a second (" + e.getMessage() + ")");
     }
+  }
+
+  /** {@code http.route (record): 3 of 4 distinct values listed over 120 records; 7 more records in other values (raise limit)}. */
+  static String facetSummary(String key, FacetList r) {
+    if (r.facets().isEmpty()) {
+      return "no record of the " + r.records() + " " + r.signal() + " records selected carries " + key;
+    }
+    StringBuilder out = new StringBuilder();
+    for (FacetList.Facet f : r.facets()) {
+      if (!out.isEmpty()) {
+        out.append("; ");
+      }
+      out.append(key).append(" (").append(f.level()).append("): ").append(f.values().size()).append(" of ")
+          .append(f.distinct()).append(" distinct values over ").append(f.count()).append(" of ")
+          .append(r.records()).append(" records");
+      if (f.other() > 0) {
+        out.append(", ").append(f.other()).append(" more records in values not listed (raise limit for them)");
+      }
+    }
+    return out.toString();
   }
 
   /** {@code 3 rules: 1 firing (checkout-errors), 0 pending, 1 error (p95)}, or that alerting is off. */

@@ -18,6 +18,10 @@ import mira.query.doc.Documents;
 import mira.query.doc.CorrelateQuery;
 import mira.query.doc.EntitiesQuery;
 import mira.query.doc.MapQuery;
+import mira.query.doc.FacetsQuery;
+import mira.query.scan.AttributeCensus;
+import mira.query.result.AttributeList;
+import mira.query.result.FacetList;
 import mira.query.frame.ServiceMaps;
 import mira.query.result.ServiceMap;
 import mira.query.frame.Correlate;
@@ -346,6 +350,30 @@ public final class LocalQueries implements AutoCloseable {
   /** The service map of the spans {@code searcher} finds (a replica with peers: every node's). */
   public ServiceMap map(MapQuery q, Searcher searcher) throws IOException {
     return ServiceMaps.run(searcher, q);
+  }
+
+  /**
+   * The attribute keys on the records of {@code signal} ("logs" or "traces") in a window, with
+   * their level, types and counts ({@code GET /api/v1/attributes}); null times: the last hour.
+   *
+   * @throws QueryException if the signal or a time is not valid
+   */
+  public AttributeList attributes(String signal, String from, String to)
+      throws QueryException, BusyException, IOException {
+    Signal s = Documents.recordSignal(signal);
+    Window w = Documents.window(from, to, now());
+    return call(() -> AttributeCensus.keys(engine, s, w.from(), w.to()));
+  }
+
+  /**
+   * The most frequent values of chosen attribute keys among the records a document selects, with
+   * exact counts ({@code POST /api/v1/facets}).
+   *
+   * @throws QueryException if the document is not valid
+   */
+  public FacetList facets(byte[] document) throws QueryException, BusyException, IOException {
+    FacetsQuery q = Documents.facets(document, now());
+    return call(() -> AttributeCensus.facets(engine, q));
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

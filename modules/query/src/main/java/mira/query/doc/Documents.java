@@ -206,6 +206,98 @@ public final class Documents {
     return new EntitiesQuery(w.from(), w.to(), terms, limit);
   }
 
+  public static final List<String> FACETS_KEYS = List.of("signal", "from", "to", "where", "q", "keys", "limit");
+  /** Values listed per key unless the document asks otherwise. */
+  public static final int DEFAULT_FACET_LIMIT = 10;
+  /** The most keys one facets document counts. */
+  public static final int MAX_FACET_KEYS = 32;
+
+  /**
+   * Parses a facets document: the window and terms of a search over {@code signal}, the
+   * attribute {@code keys} to count (1 to {@link #MAX_FACET_KEYS}) and the values listed per key.
+   */
+  public static FacetsQuery facets(byte[] json, long now) throws QueryException {
+    String signal = null;
+    String from = Times.DEFAULT_FROM;
+    String to = Times.DEFAULT_TO;
+    List<RawTerm> where = List.of();
+    String q = null;
+    List<String> keys = null;
+    int limit = DEFAULT_FACET_LIMIT;
+    try (JsonParser p = open(json)) {
+      Set<String> seen = new HashSet<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        if (!seen.add(key)) {
+          throw new QueryException("key \"" + key + "\" appears twice in the facets document");
+        }
+        p.nextToken();
+        switch (key) {
+          case "signal" -> signal = string(p, "signal");
+          case "from" -> from = time(p, "from");
+          case "to" -> to = time(p, "to");
+          case "where" -> where = terms(p);
+          case "q" -> q = string(p, "q");
+          case "keys" -> keys = keyList(p);
+          case "limit" -> limit = bounded(p, "limit", 1, MAX_LIMIT);
+          default -> throw unknownKey(key, "the facets document", FACETS_KEYS);
+        }
+      }
+      end(p);
+    } catch (IOException e) {
+      throw json(e);
+    }
+    Signal s = recordSignal(signal);
+    if (keys == null || keys.isEmpty()) {
+      throw new QueryException("keys is required: the attribute keys whose values to count, e.g. [\"service.name\"]");
+    }
+    List<String> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(keys));
+    if (distinct.size() > MAX_FACET_KEYS) {
+      throw new QueryException("keys: " + distinct.size() + " keys; at most " + MAX_FACET_KEYS + " per document");
+    }
+    Window w = window(from, to, now);
+    List<Term> terms = new ArrayList<>();
+    for (int i = 0; i < where.size(); i++) {
+      terms.add(where.get(i).resolve(s, i));
+    }
+    text(terms, s, q);
+    return new FacetsQuery(s, w.from(), w.to(), terms, distinct, limit);
+  }
+
+  private static List<String> keyList(JsonParser p) throws IOException, QueryException {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new QueryException("keys: expected an array of attribute keys, e.g. [\"service.name\"]");
+    }
+    List<String> out = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (p.currentToken() != JsonToken.VALUE_STRING || p.getText().isEmpty()) {
+        throw new QueryException("keys[" + out.size() + "]: expected a non-empty attribute key");
+      }
+      out.add(p.getText());
+      if (out.size() > MAX_FACET_KEYS) {
+        throw new QueryException("keys: more than " + MAX_FACET_KEYS + " keys");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The signal of a document or parameter over records: logs or traces.
+   *
+   * @throws QueryException if it is missing or names another signal
+   */
+  public static Signal recordSignal(String signal) throws QueryException {
+    if (signal == null) {
+      throw new QueryException("signal is required: \"logs\" or \"traces\"");
+    }
+    return switch (signal) {
+      case "logs" -> Signal.LOGS;
+      case "traces" -> Signal.TRACES;
+      default -> throw new QueryException("signal: \"" + Cursor.abbreviate(signal) + "\" is not \"logs\" or "
+          + "\"traces\" (a metric's point attribute keys are listed by /api/v1/metrics)");
+    };
+  }
+
   public static final List<String> CORRELATE_KEYS = List.of("anchor", "frame", "expand", "max_traces", "max_entities");
   static final List<String> FRAME_KEYS = List.of("from", "to", "entities", "traces");
   static final List<String> MEMBER_KEYS = List.of("entity", "service.name", "identity");

@@ -20,13 +20,15 @@ public final class Api {
    * @param retention the retention sweeper whose state the stats report, or null if none runs
    * @param version Mira's version, which the MCP server names in {@code serverInfo}
    * @param alerting the evaluator whose rules {@code /api/v1/alerts} shows ({@link Alerting#off} when off)
+   * @param linkBase the {@code link_base} setting (empty if unset), whose origin the MCP server allows
+   *     beside loopback
    */
   public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, Cluster cluster,
-      RetentionSweeper retention, String version, Alerting alerting) {
+      RetentionSweeper retention, String version, Alerting alerting, String linkBase) {
     LocalQueries queries = cluster.local();
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(cluster);
-    McpRoute mcp = new McpRoute(queries, version, alerting);
+    McpRoute mcp = new McpRoute(queries, version, alerting, linkBase);
     AlertsRoute alerts = new AlertsRoute(alerting);
     UiRoutes ui = new UiRoutes(Bundle.load());
     return r -> {

@@ -15,8 +15,8 @@ import mira.query.LocalQueries;
 final class McpRoute {
   private final McpServer mcp;
 
-  McpRoute(LocalQueries queries, String version, Alerting alerting) {
-    this.mcp = new McpServer(queries, version, alerting::render);
+  McpRoute(LocalQueries queries, String version, Alerting alerting, String linkBase) {
+    this.mcp = new McpServer(queries, version, alerting::render, linkBase);
   }
 
   void route(HttpRouting.Builder r) {

@@ -30,6 +30,7 @@ import mira.query.doc.Documents;
 import mira.query.doc.FilterText;
 import mira.query.doc.FilterTextException;
 import mira.query.doc.Term;
+import mira.query.render.AttributeJson;
 import mira.query.render.EntityJson;
 import mira.query.render.FrameJson;
 import mira.query.render.Json;
@@ -52,6 +53,8 @@ import mira.query.result.QueryException;
  *   <li>{@code POST /api/v1/correlate} — a correlation frame from an anchor query or an earlier frame
  *   <li>{@code POST /api/v1/map} — the service map of a window, computed from spans
  *   <li>{@code POST /api/v1/filter} — filter text to terms and back, in canonical form
+ *   <li>{@code GET /api/v1/attributes?signal=&from=&to=} — the attribute keys on a signal's records, with counts
+ *   <li>{@code POST /api/v1/facets} — the top values of chosen attribute keys over a search, with exact counts
  * </ul>
  *
  * Errors are {@code {"error": "..."}}: 400 for a document or parameter that is wrong (the message
@@ -144,6 +147,20 @@ public final class QueryRoutes {
           TermJson.where(g, terms);
           g.writeEndObject();
         }));
+      }
+    }));
+    r.any("/api/v1/attributes", only(Method.GET, (req, res) -> {
+      if (params(req, res, List.of("signal", "from", "to"))) {
+        String signal = req.query().first("signal").orElse(null);
+        String from = req.query().first("from").orElse(null);
+        String to = req.query().first("to").orElse(null);
+        answer(req, res, () -> AttributeJson.attributes(queries.attributes(signal, from, to)));
+      }
+    }));
+    r.any("/api/v1/facets", only(Method.POST, (req, res) -> {
+      byte[] doc = document(req, res);
+      if (doc != null) {
+        answer(req, res, () -> AttributeJson.facets(queries.facets(doc)));
       }
     }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {

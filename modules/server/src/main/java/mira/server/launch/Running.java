@@ -95,7 +95,8 @@ public final class Running implements AutoCloseable {
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
           Api.routes(config.node(), ingest, new Cluster(config.node(), queries, Peers.parse(config.clusterPeers()),
-              config.clusterTimeout()), retention, Version.current(), alerting));
+              config.clusterTimeout()), retention, Version.current(), alerting,
+              config.linkBase()));
       alerting.start();
       return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());
     } catch (StartupException | RuntimeException e) {

@@ -59,7 +59,7 @@ final class Node implements AutoCloseable {
     this.queries = LocalQueries.open(d.path(), ingest);
     this.server = MiraServer.start(c, d, ingest, Api.routes(c.node(), ingest,
         new Cluster(c.node(), queries, Peers.parse(c.clusterPeers()), c.clusterTimeout()), null, "test",
-        mira.alert.Alerting.off()));
+        mira.alert.Alerting.off(), c.linkBase()));
   }
 
   Node(Path data) throws Exception {
