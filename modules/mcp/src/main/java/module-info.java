@@ -5,6 +5,7 @@
  */
 module mira.mcp {
   requires transitive mira.query;
+  requires transitive mira.cluster;
   requires com.fasterxml.jackson.core;
 
   exports mira.mcp;

@@ -33,7 +33,7 @@ class ModuleDependencyDirectionTest {
       Map.entry("client", Set.of("query", "block", "proto", "fs")),
       Map.entry("cluster", Set.of("client", "query", "block", "proto", "fs")),
       Map.entry("alert", Set.of("query", "block", "proto", "fs")),
-      Map.entry("mcp", Set.of("query", "block", "proto", "fs")),
+      Map.entry("mcp", Set.of("cluster", "client", "query", "block", "proto", "fs")),
       Map.entry("server", Set.of("alert", "mcp", "cluster", "client", "query", "block", "proto", "wal", "fs")),
       Map.entry("tui", Set.of("client", "query", "block", "proto", "fs")),
       Map.entry("cli", Set.of("server", "tui", "alert", "mcp", "cluster", "client", "query", "block", "proto", "wal", "fs")),

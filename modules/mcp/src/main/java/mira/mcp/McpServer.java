@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import mira.cluster.Cluster;
+import mira.cluster.Peers;
 import mira.query.LocalQueries;
 
 /**
@@ -94,7 +96,15 @@ public final class McpServer {
    * the loopback ones.
    */
   public McpServer(LocalQueries queries, String version, java.util.function.Supplier<byte[]> alerts, String linkBase) {
-    this.tools = new Tools(queries, alerts);
+    this(new Cluster("local", queries, Peers.NONE, java.time.Duration.ofSeconds(2)), version, alerts, linkBase);
+  }
+
+  /**
+   * As above, the tools asking {@code cluster}: on a replica with peers every answer is the
+   * cluster's, and its summary says which nodes answered.
+   */
+  public McpServer(Cluster cluster, String version, java.util.function.Supplier<byte[]> alerts, String linkBase) {
+    this.tools = new Tools(cluster, alerts);
     this.version = version;
     this.published = origin(linkBase);
   }

@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import mira.cluster.Cluster;
+import mira.cluster.Sources;
 import mira.query.LocalQueries;
 import mira.query.render.AttributeJson;
 import mira.query.render.EntityJson;
@@ -39,11 +42,13 @@ final class Tools {
   private static final String Q = "filter text, e.g. service.name=checkout severity_number>=17 \"timeout\" "
       + "(= != > >= < <= ~contains ?exists, -negates; a bare word searches the text)";
 
+  private final Cluster cluster;
   private final LocalQueries queries;
   private final java.util.function.Supplier<byte[]> alerts;
 
-  Tools(LocalQueries queries, java.util.function.Supplier<byte[]> alerts) {
-    this.queries = queries;
+  Tools(Cluster cluster, java.util.function.Supplier<byte[]> alerts) {
+    this.cluster = cluster;
+    this.queries = cluster.local();
     this.alerts = alerts;
   }
 
@@ -206,14 +211,31 @@ final class Tools {
     return NAMES.contains(name);
   }
 
+  /**
+   * A cluster answer as a tool's: the document with its sources, and the summary saying which
+   * nodes answered — a partial answer names the missing nodes and why, in the text an agent reads.
+   */
+  private static <T> Answer answer(Cluster.Answer<T> a, Function<T, byte[]> render, String summary) {
+    byte[] doc = render.apply(a.result());
+    Sources s = a.sources();
+    if (s == null) {
+      return new Answer(doc, summary);
+    }
+    String nodes = s.partial()
+        ? "; PARTIAL: " + s.answered() + " of " + s.asked() + " nodes answered (" + String.join("; ", s.failures()) + ")"
+        : "; all " + s.asked() + " nodes answered";
+    return new Answer(s.appendTo(doc), summary + nodes);
+  }
+
   Answer call(String name, Map<String, Object> args) throws Refusal, IOException {
     try {
       return switch (name) {
         case "query_records" -> {
           Map<String, Object> doc = new LinkedHashMap<>(args);
           doc.putIfAbsent("limit", DEFAULT_LIMIT);
-          SearchResult r = queries.search(Tree.bytes(doc));
-          yield new Answer(ResponseJson.search(r), r.rows().size() + " rows"
+          Cluster.Answer<SearchResult> a = cluster.search(Tree.bytes(doc));
+          SearchResult r = a.result();
+          yield answer(a, ResponseJson::search, r.rows().size() + " rows"
               + (r.next() != null ? "; more: call again with after = next" : "") + "; " + r.stats().blocksScanned()
               + " of " + r.stats().blocksTotal() + " blocks read");
         }
@@ -222,8 +244,8 @@ final class Tools {
           if (!(id instanceof String s) || args.size() != 1) {
             throw new Refusal("get_trace takes one argument, trace_id: a string of 32 hex digits");
           }
-          TraceResult r = queries.trace(s);
-          yield new Answer(ResponseJson.trace(r), r.spans().size() + " spans");
+          Cluster.Answer<TraceResult> a = cluster.trace(s);
+          yield answer(a, ResponseJson::trace, a.result().spans().size() + " spans");
         }
         case "list_metrics" -> {
           for (String k : args.keySet()) {
@@ -231,12 +253,13 @@ final class Tools {
               throw new Refusal("unknown argument \"" + k + "\"; list_metrics takes from, to, q");
             }
           }
-          MetricList r = queries.metrics(text(args, "from"), text(args, "to"), text(args, "q"));
-          yield new Answer(SeriesJson.metrics(r), r.metrics().size() + " metrics");
+          Cluster.Answer<MetricList> a = cluster.metrics(text(args, "from"), text(args, "to"), text(args, "q"));
+          yield answer(a, SeriesJson::metrics, a.result().metrics().size() + " metrics");
         }
         case "query_metric" -> {
-          SeriesResult r = queries.series(Tree.bytes(args));
-          yield new Answer(SeriesJson.series(r), r.series().size() + " series"
+          Cluster.Answer<SeriesResult> a = cluster.series(Tree.bytes(args));
+          SeriesResult r = a.result();
+          yield answer(a, SeriesJson::series, r.series().size() + " series"
               + (r.droppedSeries() > 0 ? "; " + r.droppedSeries() + " more left out by max_series" : ""));
         }
         case "list_services" -> {
@@ -245,25 +268,28 @@ final class Tools {
               throw new Refusal("unknown argument \"" + k + "\"; list_services takes from, to");
             }
           }
-          ServiceList r = queries.services(text(args, "from"), text(args, "to"));
-          yield new Answer(EntityJson.services(r), r.services().size() + " services");
+          Cluster.Answer<ServiceList> a = cluster.services(text(args, "from"), text(args, "to"));
+          yield answer(a, EntityJson::services, a.result().services().size() + " services");
         }
         case "list_entities" -> {
-          EntityList r = queries.entities(Tree.bytes(args));
-          yield new Answer(EntityJson.entities(r), r.entities().size() + " entities"
+          Cluster.Answer<EntityList> a = cluster.entities(Tree.bytes(args));
+          EntityList r = a.result();
+          yield answer(a, EntityJson::entities, r.entities().size() + " entities"
               + (r.truncated() ? " of " + r.total() + "; raise limit for the rest" : "")
               + (r.noIdentity().resources() > 0 ? "; " + r.noIdentity().resources() + " resources without identity" : ""));
         }
         case "correlate" -> {
-          CorrelateResult r = queries.correlate(Tree.bytes(args));
-          yield new Answer(FrameJson.correlate(r), r.anchorRows() + " anchor rows; frame of "
+          Cluster.Answer<CorrelateResult> a = cluster.correlate(Tree.bytes(args));
+          CorrelateResult r = a.result();
+          yield answer(a, FrameJson::correlate, r.anchorRows() + " anchor rows; frame of "
               + r.frame().entities().size() + " entities and " + r.frame().traces().size() + " traces"
               + (r.tracesTruncated() || r.entitiesTruncated() ? " (truncated)" : "")
               + "; send queries.logs or queries.traces to query_records");
         }
         case "service_map" -> {
-          ServiceMap r = queries.map(Tree.bytes(args));
-          yield new Answer(MapJson.map(r), r.nodes().size() + " nodes, " + r.edges().size() + " edges"
+          Cluster.Answer<ServiceMap> a = cluster.map(Tree.bytes(args));
+          ServiceMap r = a.result();
+          yield answer(a, MapJson::map, r.nodes().size() + " nodes, " + r.edges().size() + " edges"
               + (r.truncated() ? " (truncated: too many spans in the window)" : ""));
         }
         case "list_attributes" -> {

@@ -4,7 +4,6 @@ import io.helidon.webserver.http.HttpRouting;
 import java.util.function.Consumer;
 import mira.alert.Alerting;
 import mira.cluster.Cluster;
-import mira.query.LocalQueries;
 import mira.server.ingest.Ingest;
 import mira.server.retention.RetentionSweeper;
 import mira.server.ui.Bundle;
@@ -25,10 +24,9 @@ public final class Api {
    */
   public static Consumer<HttpRouting.Builder> routes(String node, Ingest ingest, Cluster cluster,
       RetentionSweeper retention, String version, Alerting alerting, String linkBase) {
-    LocalQueries queries = cluster.local();
     StatsRoute stats = new StatsRoute(node, ingest, retention);
     QueryRoutes query = new QueryRoutes(cluster);
-    McpRoute mcp = new McpRoute(queries, version, alerting, linkBase);
+    McpRoute mcp = new McpRoute(cluster, version, alerting, linkBase);
     AlertsRoute alerts = new AlertsRoute(alerting);
     UiRoutes ui = new UiRoutes(Bundle.load());
     return r -> {

@@ -5,7 +5,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import mira.alert.Alerting;
 import mira.mcp.McpServer;
-import mira.query.LocalQueries;
+import mira.cluster.Cluster;
 
 /**
  * {@code /mcp}: the MCP server (docs/mcp.md) on the HTTP listener. The body is read with the same
@@ -15,8 +15,8 @@ import mira.query.LocalQueries;
 final class McpRoute {
   private final McpServer mcp;
 
-  McpRoute(LocalQueries queries, String version, Alerting alerting, String linkBase) {
-    this.mcp = new McpServer(queries, version, alerting::render, linkBase);
+  McpRoute(Cluster cluster, String version, Alerting alerting, String linkBase) {
+    this.mcp = new McpServer(cluster, version, alerting::render, linkBase);
   }
 
   void route(HttpRouting.Builder r) {
@@ -26,8 +26,12 @@ final class McpRoute {
       if (body == null) {
         return; // refused (encoding, size) and answered already
       }
-      McpServer.Reply reply = mcp.handle(method, name -> req.headers().first(HeaderNames.create(name)).orElse(null),
-          body);
+      java.util.function.Supplier<McpServer.Reply> handle = () -> mcp.handle(method,
+          name -> req.headers().first(HeaderNames.create(name)).orElse(null), body);
+      // The caller's credentials go on to the peers a tool's cluster read asks.
+      java.util.Optional<String> auth = req.headers().first(HeaderNames.AUTHORIZATION);
+      McpServer.Reply reply = auth.isEmpty() ? handle.get()
+          : ScopedValue.where(Cluster.AUTHORIZATION, auth.get()).call(handle::get);
       if (reply.status() == 405) {
         res.header(HeaderNames.ALLOW, "POST");
       }

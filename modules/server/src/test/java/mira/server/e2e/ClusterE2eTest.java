@@ -196,6 +196,19 @@ class ClusterE2eTest {
             assertThat(n.get("node")).isEqualTo("n2");
             assertThat((String) n.get("error")).isEqualTo("connection refused");
           });
+
+      // An agent's tool answer is the cluster's too, and its text says a node is missing.
+      HttpExchange tool = HttpExchange.send("POST", nodes.get(0).http() + "/mcp",
+          McpClientTest.modern("tools/call", "query_records"), ("{\"jsonrpc\": \"2.0\", \"id\": 1, "
+              + "\"method\": \"tools/call\", \"params\": {" + McpClientTest.META + ", \"name\": \"query_records\", "
+              + "\"arguments\": {\"signal\": \"logs\", \"limit\": 100}}}").getBytes(), false);
+      assertThat(tool.status()).isEqualTo(200);
+      Map<String, Object> result = map(obj(tool).get("result"));
+      assertThat(map(map(result.get("structuredContent")).get("cluster"))).containsEntry("partial", true);
+      @SuppressWarnings("unchecked")
+      String text = (String) map(((List<Object>) result.get("content")).get(0)).get("text");
+      assertThat(text).contains("40 rows").contains("PARTIAL: 2 of 3 nodes answered")
+          .contains("127.0.0.1:" + ports[2] + ": connection refused");
     } finally {
       for (Node n : nodes) {
         n.close();
