@@ -66,6 +66,12 @@ mkdir -p "$work/context" "$work/root"
 cp "$base" "$work/context/base.tar"
 tar -xf "$base" -C "$work/root"
 cp -a "$image" "$work/root/opt/mira"
+# The AOT cache records each jar's modification time in whole seconds, and podman's COPY rounds
+# times to whole seconds (a file changed at .9 s comes out a second later), so a cache trained on
+# the copy as it stands can fail to match the image by one second. Whole-second times on every file
+# before training make the two agree.
+stamp=$(date +%s)
+find "$work/root/opt/mira" -exec touch -h -d "@$stamp" {} +
 sh "$here/train-aot.sh" /opt/mira "$work/root"
 if [ ! -f "$work/root/opt/mira/lib/mira.aot" ]; then
   echo "no AOT cache was made under chroot" >&2
@@ -79,6 +85,6 @@ if [ "${MIRA_CONTEXT_ONLY:-}" = 1 ]; then
 fi
 
 # shellcheck disable=SC2086
-$podman build --quiet --file "$here/Containerfile" --tag "$tag" "$work/context"
+$podman build --quiet --no-cache --file "$here/Containerfile" --tag "$tag" "$work/context"
 # shellcheck disable=SC2086
 echo "image: $tag ($($podman image inspect --format '{{.Size}}' "$tag") bytes)"

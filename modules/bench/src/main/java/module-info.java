@@ -9,6 +9,7 @@ module mira.bench {
   requires mira.block;
   requires mira.wal;
   requires mira.query;
+  requires mira.client;
   requires java.sql;
   requires com.fasterxml.jackson.core;
   // The peer of mira.bench.peer; its automatic module name. Nothing outside this module sees it.

@@ -90,7 +90,7 @@ final class Launched implements AutoCloseable {
         return new int[] {Integer.parseInt(m.group(2)), Integer.parseInt(m.group(4))};
       }
       if (!process.isAlive()) {
-        throw new AssertionError("mira exited with " + process.exitValue() + " before listening:\n" + stderr());
+        throw new AssertionError("mira exited with " + process.exitValue() + " before listening:\n" + stderr() + stdout());
       }
       Thread.sleep(20);
     }

@@ -242,8 +242,12 @@ public final class Cluster {
     T parse(byte[] body) throws IOException;
   }
 
-  /** A peer's raw answer. */
-  private record Reply(int status, String node, byte[] body) {}
+  /**
+   * A peer's answer: its status and node, and the typed answer read from a 200 (on the HTTP
+   * client's threads, as it arrives, so several peers' answers are read in parallel) or why it
+   * could not be.
+   */
+  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable) {}
 
   /**
    * Asks every peer (not known to be this node) and this node, and returns the answers of those
@@ -254,10 +258,10 @@ public final class Cluster {
       Parse<T> parse) throws QueryException, BusyException, IOException {
     long started = System.nanoTime();
     long deadline = started + timeout.toNanos();
-    Map<String, CompletableFuture<Reply>> asked = new LinkedHashMap<>();
+    Map<String, CompletableFuture<Reply<T>>> asked = new LinkedHashMap<>();
     for (String address : peers.addresses()) {
       if (!self.contains(address)) {
-        asked.put(address, ask(address, method, path, body, now));
+        asked.put(address, ask(address, method, path, body, now, parse));
       }
     }
     List<T> out = new ArrayList<>();
@@ -266,9 +270,9 @@ public final class Cluster {
     for (String err : peers.errors()) {
       tally.add(new Sources.Node(null, err.substring(0, err.indexOf(": ")), false, 0, err.substring(err.indexOf(": ") + 2)));
     }
-    for (Map.Entry<String, CompletableFuture<Reply>> e : asked.entrySet()) {
+    for (Map.Entry<String, CompletableFuture<Reply<T>>> e : asked.entrySet()) {
       String address = e.getKey();
-      Reply reply;
+      Reply<T> reply;
       String error = null;
       try {
         reply = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -295,19 +299,18 @@ public final class Cluster {
       if (reply != null && reply.status() != 200) {
         String said = ResultReader.error(reply.body());
         error = "HTTP " + reply.status() + (said == null ? "" : ": " + said);
+      } else if (reply != null && reply.unreadable() != null) {
+        error = "unreadable answer: " + reply.unreadable();
       } else if (reply != null) {
-        try {
-          out.add(parse.parse(reply.body()));
-        } catch (IOException x) {
-          error = "unreadable answer: " + x.getMessage();
-        }
+        out.add(reply.parsed());
       }
       tally.add(new Sources.Node(peerNode, address, error == null, took, error));
     }
     return out;
   }
 
-  private CompletableFuture<Reply> ask(String address, String method, String path, byte[] body, long now) {
+  private <T> CompletableFuture<Reply<T>> ask(String address, String method, String path, byte[] body, long now,
+      Parse<T> parse) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
         .header("Accept", "application/json").header(HOP, "1").header(NOW, Long.toString(now));
     if (AUTHORIZATION.isBound()) {
@@ -319,7 +322,17 @@ public final class Cluster {
       b.GET();
     }
     return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(r -> new Reply(r.statusCode(), r.headers().firstValue(NODE).orElse(null), r.body()));
+        .thenApply(r -> {
+          String node = r.headers().firstValue(NODE).orElse(null);
+          if (r.statusCode() != 200 || this.node.equals(node)) {
+            return new Reply<T>(r.statusCode(), node, r.body(), null, null);
+          }
+          try {
+            return new Reply<>(200, node, r.body(), parse.parse(r.body()), null);
+          } catch (IOException | RuntimeException x) {
+            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()));
+          }
+        });
   }
 
   private String describe(Throwable t) {
