@@ -31,6 +31,7 @@ import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Searcher;
 import mira.query.render.TermJson;
+import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
 import mira.query.result.CorrelateResult;
 import mira.query.result.EntityList;
@@ -186,6 +187,20 @@ public final class Cluster {
     List<ServiceList> parts = gather(tally, () -> local.services(from, to, now), "GET",
         "/api/v1/services" + query("from", from, "to", to, "q", null), null, now, ResultReader::services);
     return new Answer<>(Merge.services(parts, started), tally.sources());
+  }
+
+  /** {@code GET /api/v1/attributes}: every node's keys, their counts summed. */
+  public Answer<AttributeList> attributes(String signal, String from, String to)
+      throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.attributes(signal, from, to, now), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<AttributeList> parts = gather(tally, () -> local.attributes(signal, from, to, now), "GET",
+        "/api/v1/attributes" + query("signal", signal, "from", from, "to", to), null, now, ResultReader::attributes);
+    return new Answer<>(Merge.attributes(parts, started), tally.sources());
   }
 
   /** {@code POST /api/v1/correlate}: the frame built from every node's rows. */

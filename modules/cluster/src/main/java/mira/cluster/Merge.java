@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import mira.query.doc.Cursor;
 import mira.query.doc.SeriesQuery;
 import mira.query.result.Attribute;
+import mira.query.result.AttributeList;
 import mira.query.result.EntityList;
 import mira.query.result.MetricList;
 import mira.query.result.Refused;
@@ -246,6 +247,32 @@ final class Merge {
         .thenComparing(s -> s.name() == null ? "" : s.name()));
     return new ServiceList(out, stats(parts.stream().map(ServiceList::stats).toList(), started),
         refused(parts.stream().map(ServiceList::refused).toList()));
+  }
+
+  /** Keys united by (level, key): counts summed, types united; records summed. */
+  static AttributeList attributes(List<AttributeList> parts, long started) {
+    Map<List<String>, long[]> counts = new HashMap<>();
+    Map<List<String>, TreeSet<Integer>> types = new HashMap<>();
+    long records = 0;
+    for (AttributeList p : parts) {
+      records += p.records();
+      for (AttributeList.Key k : p.keys()) {
+        List<String> id = List.of(k.level(), k.key());
+        counts.computeIfAbsent(id, x -> new long[1])[0] += k.count();
+        TreeSet<Integer> t = types.computeIfAbsent(id, x -> new TreeSet<>());
+        for (String type : k.types()) {
+          t.add(AttributeList.TYPES.indexOf(type));
+        }
+      }
+    }
+    List<AttributeList.Key> out = new ArrayList<>();
+    counts.forEach((id, n) -> out.add(new AttributeList.Key(id.get(0), id.get(1),
+        types.get(id).stream().map(i -> i < 0 ? "empty" : AttributeList.TYPES.get(i)).toList(), n[0])));
+    out.sort(Comparator.comparingInt((AttributeList.Key k) -> AttributeList.LEVELS.indexOf(k.level()))
+        .thenComparing(k -> -k.count()).thenComparing(AttributeList.Key::key));
+    return new AttributeList(parts.get(0).signal(), records, out,
+        stats(parts.stream().map(AttributeList::stats).toList(), started),
+        refused(parts.stream().map(AttributeList::refused).toList()));
   }
 
   static Stats stats(List<Stats> parts, long started) {

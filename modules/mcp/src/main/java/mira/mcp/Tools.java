@@ -298,8 +298,9 @@ final class Tools {
               throw new Refusal("unknown argument \"" + k + "\"; list_attributes takes signal, from, to");
             }
           }
-          AttributeList r = queries.attributes(text(args, "signal"), text(args, "from"), text(args, "to"));
-          yield new Answer(AttributeJson.attributes(r), r.keys().size() + " keys over " + r.records() + " "
+          Cluster.Answer<AttributeList> a = cluster.attributes(text(args, "signal"), text(args, "from"), text(args, "to"));
+          AttributeList r = a.result();
+          yield answer(a, AttributeJson::attributes, r.keys().size() + " keys over " + r.records() + " "
               + r.signal() + " records");
         }
         case "attribute_values" -> {

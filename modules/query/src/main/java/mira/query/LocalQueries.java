@@ -360,8 +360,14 @@ public final class LocalQueries implements AutoCloseable {
    */
   public AttributeList attributes(String signal, String from, String to)
       throws QueryException, BusyException, IOException {
+    return attributes(signal, from, to, now());
+  }
+
+  /** {@link #attributes(String, String, String)} with relative times resolved against {@code now}. */
+  public AttributeList attributes(String signal, String from, String to, long now)
+      throws QueryException, BusyException, IOException {
     Signal s = Documents.recordSignal(signal);
-    Window w = Documents.window(from, to, now());
+    Window w = Documents.window(from, to, now);
     return call(() -> AttributeCensus.keys(engine, s, w.from(), w.to()));
   }
 

@@ -154,7 +154,9 @@ public final class QueryRoutes {
         String signal = req.query().first("signal").orElse(null);
         String from = req.query().first("from").orElse(null);
         String to = req.query().first("to").orElse(null);
-        answer(req, res, () -> AttributeJson.attributes(queries.attributes(signal, from, to)));
+        OptionalLong hop = hop(req);
+        answer(req, res, hop.isPresent() ? () -> AttributeJson.attributes(queries.attributes(signal, from, to,
+            hop.getAsLong())) : () -> cluster(cluster.attributes(signal, from, to), AttributeJson::attributes));
       }
     }));
     r.any("/api/v1/facets", only(Method.POST, (req, res) -> {

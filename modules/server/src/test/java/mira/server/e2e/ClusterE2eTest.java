@@ -173,6 +173,13 @@ class ClusterE2eTest {
         });
       }
 
+      // Attribute keys: every node's, counted over all their records.
+      mira.query.result.AttributeList keys = ResultReader.attributes(get(nodes.get(1),
+          "/api/v1/attributes?signal=logs").body());
+      assertThat(keys.records()).isEqualTo(51);
+      assertThat(keys.keys()).filteredOn(k -> k.level().equals("resource") && k.key().equals("service.name"))
+          .singleElement().satisfies(k -> assertThat(k.count()).isEqualTo(51));
+
       // A node asked by a peer answers from its own data only, and names itself.
       HttpExchange own = HttpExchange.send("POST", nodes.get(2).http() + "/api/v1/query",
           Map.of("Mira-Hop", "1", "Content-Type", "application/json"), "{\"signal\": \"logs\", \"limit\": 1000}".getBytes(),
