@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import mira.server.config.Config;
 import mira.server.config.ConfigLoader;
 import mira.server.config.Key;
@@ -27,8 +26,6 @@ import mira.server.launch.Running;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * Parses every manifest in {@code k8s/} and holds it to the server it deploys: the container ports
