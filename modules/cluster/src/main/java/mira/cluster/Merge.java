@@ -212,9 +212,7 @@ final class Merge {
       }
     }
     List<EntityList.Entity> all = new ArrayList<>(by.values());
-    all.sort(Comparator.comparing((EntityList.Entity x) -> x.serviceName() == null ? "\uffff" : x.serviceName())
-        .thenComparing(x -> -(x.logs() + x.spans() + x.points()))
-        .thenComparing(x -> Long.toUnsignedString(x.key(), 16)));
+    all.sort(EntityList.ORDER);
     return new EntityList(all.subList(0, Math.min(limit, all.size())), all.size(),
         new EntityList.NoIdentity(noResources, noRecords, new ArrayList<>(noServices), hint),
         stats(parts.stream().map(EntityList::stats).toList(), started),
@@ -243,8 +241,7 @@ final class Merge {
       long[] k = keys.get(name).stream().mapToLong(Long::longValue).toArray();
       out.add(new ServiceList.Service(name, n[0], n[1], n[2], n[3], k.length, k));
     });
-    out.sort(Comparator.comparing((ServiceList.Service s) -> s.name() == null ? 1 : 0)
-        .thenComparing(s -> s.name() == null ? "" : s.name()));
+    out.sort(ServiceList.ORDER);
     return new ServiceList(out, stats(parts.stream().map(ServiceList::stats).toList(), started),
         refused(parts.stream().map(ServiceList::refused).toList()));
   }

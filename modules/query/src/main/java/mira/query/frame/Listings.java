@@ -1,7 +1,6 @@
 package mira.query.frame;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,9 +36,7 @@ public final class Listings {
       all.add(new EntityList.Entity(t.key(), id.rule(), id.attributes(), service, t.records(0), t.records(1),
           t.records(2), t.first(), t.last()));
     }
-    all.sort(Comparator.comparing((EntityList.Entity x) -> x.serviceName() == null ? "\uffff" : x.serviceName())
-        .thenComparing(x -> -(x.logs() + x.spans() + x.points()))
-        .thenComparing(x -> Long.toUnsignedString(x.key(), 16)));
+    all.sort(EntityList.ORDER);
     String hint = noIdResources == 0 ? "" : "these resources carry none of the identifying attributes, so no entity "
         + "term or correlation can select them; set " + String.join(", ", Identity.FIXES)
         + " (or at least service.name) in the SDK's resource";
@@ -69,8 +66,7 @@ public final class Listings {
       long[] keys = entities.get(name).stream().mapToLong(Long::longValue).sorted().toArray();
       out.add(new ServiceList.Service(name, n[0], n[1], n[2], n[3], keys.length, keys));
     });
-    out.sort(Comparator.comparing((ServiceList.Service s) -> s.name() == null ? 1 : 0)
-        .thenComparing(s -> s.name() == null ? "" : s.name()));
+    out.sort(ServiceList.ORDER);
     return new ServiceList(out, c.stats(), c.refused());
   }
 }

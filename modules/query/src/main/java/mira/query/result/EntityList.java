@@ -18,6 +18,12 @@ public record EntityList(List<Entity> entities, int total, NoIdentity noIdentity
     refused = List.copyOf(refused);
   }
 
+  /** The listing's order: by service name (none last), then most records first, then key. */
+  public static final java.util.Comparator<Entity> ORDER = java.util.Comparator
+      .comparing((Entity x) -> x.serviceName() == null ? "\uffff" : x.serviceName())
+      .thenComparing(x -> -(x.logs() + x.spans() + x.points()))
+      .thenComparing(x -> Long.toUnsignedString(x.key(), 16));
+
   /** Whether entities were left out by the limit. */
   public boolean truncated() {
     return total > entities.size();

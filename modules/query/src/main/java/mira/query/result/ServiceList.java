@@ -14,6 +14,10 @@ public record ServiceList(List<Service> services, Stats stats, List<Refused> ref
     refused = List.copyOf(refused);
   }
 
+  /** The listing's order: by name, resources without a service.name last. */
+  public static final java.util.Comparator<Service> ORDER = java.util.Comparator
+      .comparing((Service s) -> s.name() == null ? 1 : 0).thenComparing(s -> s.name() == null ? "" : s.name());
+
   /**
    * One service.
    *

@@ -189,21 +189,16 @@ public final class QueryRoutes {
    * A peer's question ({@link Cluster#HOP}): answered from this node's data, with relative times
    * against the asking node's now ({@link Cluster#NOW}); empty for a client's question.
    */
-  private static OptionalLong hop(ServerRequest req) {
+  private OptionalLong hop(ServerRequest req) {
     if (!req.headers().contains(HOP)) {
       return OptionalLong.empty();
     }
     Optional<String> now = req.headers().first(NOW);
     try {
-      return OptionalLong.of(now.map(Long::parseLong).orElseGet(QueryRoutes::nowNanos));
+      return OptionalLong.of(now.map(Long::parseLong).orElseGet(queries::now));
     } catch (NumberFormatException e) {
-      return OptionalLong.of(nowNanos());
+      return OptionalLong.of(queries.now());
     }
-  }
-
-  private static long nowNanos() {
-    java.time.Instant t = java.time.Instant.now();
-    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
   }
 
   /** A cluster answer rendered, with its sources appended when peers were asked. */
