@@ -11,6 +11,8 @@ import java.util.function.Function;
 import mira.cluster.Cluster;
 import mira.cluster.Sources;
 import mira.query.LocalQueries;
+import mira.query.doc.Cursor;
+import mira.query.result.Row;
 import mira.query.render.AttributeJson;
 import mira.query.render.EntityJson;
 import mira.query.render.FrameJson;
@@ -52,8 +54,16 @@ final class Tools {
     this.alerts = alerts;
   }
 
-  /** What a call produced: the typed answer as JSON, and a one-line summary of it. */
-  record Answer(byte[] json, String summary) {}
+  /**
+   * What a call produced: the typed answer as JSON and a one-line summary of it; {@code list}
+   * names the member whose entries the budget may leave out, {@code rest} says how to get them
+   * (null: a larger {@code max_tokens}).
+   */
+  record Answer(byte[] json, String summary, String list, Budget.Rest rest) {
+    Answer(byte[] json, String summary) {
+      this(json, summary, null, null);
+    }
+  }
 
   /** A tool's arguments were wrong, or the engine refused them; {@code message} names why. */
   static final class Refusal extends Exception {
@@ -89,8 +99,16 @@ final class Tools {
                 "description", "rows per page (default " + DEFAULT_LIMIT + ")"),
             "after", prop("string", "the next cursor of the previous page", null)),
         List.of("signal"), "rows"));
-    out.add(tool("get_trace", "Get a trace", "Every span of one trace, across all of retention.",
-        obj("trace_id", prop("string", "32 lowercase hex digits", null)), List.of("trace_id"), "rows"));
+    out.add(tool("get_trace", "Get a trace",
+        "One trace, from all of retention: a summary of the whole trace (services with span and error "
+            + "counts, the error spans with the ones where a failure started first, the critical path, the "
+            + "slowest spans), then its spans in tree order (each parent before its children, with depth), "
+            + "the first max_spans of them.",
+        obj("trace_id", prop("string", "32 lowercase hex digits", null),
+            "service", prop("string", "list only the spans of this service.name (the summary stays whole)", null),
+            "max_spans", obj("type", "integer", "minimum", 1, "maximum", 100_000,
+                "description", "spans listed (default " + TraceView.DEFAULT_MAX_SPANS + ")")),
+        List.of("trace_id"), "rows"));
     out.add(tool("list_metrics", "List metrics", "The metrics with a data point in the window (passing q, if "
             + "given): name, type, unit, temporality, the point attribute keys.",
         obj("from", prop("string", "start of the window (default the last hour)", null),
@@ -196,7 +214,9 @@ final class Tools {
 
   private static Map<String, Object> tool(String name, String title, String description, Map<String, Object> props,
       List<String> required, String resultKey, String resultType) {
-    Map<String, Object> input = obj("type", "object", "properties", props, "additionalProperties", false);
+    Map<String, Object> all = new LinkedHashMap<>(props);
+    Budget.declare(all);
+    Map<String, Object> input = obj("type", "object", "properties", all, "additionalProperties", false);
     if (!required.isEmpty()) {
       input.put("required", new ArrayList<Object>(required));
     }
@@ -215,19 +235,41 @@ final class Tools {
    * A cluster answer as a tool's: the document with its sources, and the summary saying which
    * nodes answered — a partial answer names the missing nodes and why, in the text an agent reads.
    */
-  private static <T> Answer answer(Cluster.Answer<T> a, Function<T, byte[]> render, String summary) {
+  private static <T> Answer answer(Cluster.Answer<T> a, Function<T, byte[]> render, String summary, String list) {
+    return answer(a, render, summary, list, null);
+  }
+
+  private static <T> Answer answer(Cluster.Answer<T> a, Function<T, byte[]> render, String summary, String list,
+      Budget.Rest rest) {
     byte[] doc = render.apply(a.result());
     Sources s = a.sources();
     if (s == null) {
-      return new Answer(doc, summary);
+      return new Answer(doc, summary, list, rest);
     }
     String nodes = s.partial()
         ? "; PARTIAL: " + s.answered() + " of " + s.asked() + " nodes answered (" + String.join("; ", s.failures()) + ")"
         : "; all " + s.asked() + " nodes answered";
-    return new Answer(s.appendTo(doc), summary + nodes);
+    return new Answer(s.appendTo(doc), summary + nodes, list, rest);
   }
 
-  Answer call(String name, Map<String, Object> args) throws Refusal, IOException {
+  /**
+   * Calls tool {@code name}: the two budget arguments are taken out, the rest go to the engine,
+   * and the answer is fitted to the budget ({@link Budget}).
+   */
+  Answer call(String name, Map<String, Object> arguments) throws Refusal, IOException {
+    Map<String, Object> args = new LinkedHashMap<>(arguments);
+    Budget.Limits limits = Budget.take(args);
+    Answer a = compute(name, args);
+    if (!(Tree.parseAnswer(a.json()) instanceof Map<?, ?> m)) {
+      return a;
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> doc = (Map<String, Object>) m;
+    Budget.Shaped shaped = Budget.shape(doc, limits, a.list(), a.rest());
+    return new Answer(shaped.json(), a.summary() + shaped.note());
+  }
+
+  private Answer compute(String name, Map<String, Object> args) throws Refusal, IOException {
     try {
       return switch (name) {
         case "query_records" -> {
@@ -235,17 +277,51 @@ final class Tools {
           doc.putIfAbsent("limit", DEFAULT_LIMIT);
           Cluster.Answer<SearchResult> a = cluster.search(Tree.bytes(doc));
           SearchResult r = a.result();
+          // A budget cut continues right after the last row kept: its place in the order is the cursor.
+          Budget.Rest rest = (d, kept, needed) -> {
+            Row last = r.rows().get(kept - 1);
+            String after = new Cursor(last.time(), last.node(), last.seq(), last.row()).encode();
+            d.put("next", after);
+            return "call again with after=" + after + " for the rest";
+          };
           yield answer(a, ResponseJson::search, r.rows().size() + " rows"
               + (r.next() != null ? "; more: call again with after = next" : "") + "; " + r.stats().blocksScanned()
-              + " of " + r.stats().blocksTotal() + " blocks read");
+              + " of " + r.stats().blocksTotal() + " blocks read", "rows", rest);
         }
         case "get_trace" -> {
-          Object id = args.get("trace_id");
-          if (!(id instanceof String s) || args.size() != 1) {
-            throw new Refusal("get_trace takes one argument, trace_id: a string of 32 hex digits");
+          for (String k : args.keySet()) {
+            if (!k.equals("trace_id") && !k.equals("service") && !k.equals("max_spans")) {
+              throw new Refusal("unknown argument \"" + k + "\"; get_trace takes trace_id, service, max_spans");
+            }
           }
-          Cluster.Answer<TraceResult> a = cluster.trace(s);
-          yield answer(a, ResponseJson::trace, a.result().spans().size() + " spans");
+          if (!(args.get("trace_id") instanceof String id)) {
+            throw new Refusal("get_trace needs trace_id: a string of 32 hex digits");
+          }
+          Object max = args.getOrDefault("max_spans", (long) TraceView.DEFAULT_MAX_SPANS);
+          if (!(max instanceof Long n) || n < 1 || n > 100_000) {
+            throw new Refusal("\"max_spans\" must be a whole number from 1 to 100000, not " + max);
+          }
+          String service = text(args, "service");
+          Cluster.Answer<TraceResult> a = cluster.trace(id);
+          TraceView.Built[] built = new TraceView.Built[1];
+          Function<TraceResult, byte[]> render = t -> {
+            try {
+              built[0] = TraceView.build(t, service, (int) (long) n);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            return built[0].json();
+          };
+          Answer shaped = answer(a, render, "", "rows", (d, kept, needed) ->
+              "call again with max_spans=" + kept + " and service=<one of summary.services> to read one service's "
+                  + "spans, or max_tokens=" + (needed / Budget.CHARS_PER_TOKEN + 1) + " for all " + built[0].listed());
+          TraceView.Built b = built[0];
+          String line = b.spans() + " spans in " + b.services() + " services, " + b.errors() + " with errors; "
+              + (b.listed() < b.matching()
+                  ? "listed the first " + b.listed() + " of " + b.matching() + " in tree order (max_spans=" + b.matching()
+                      + " lists all)"
+                  : "listed " + (service == null ? "all" : "the " + b.matching() + " of " + service) + " in tree order");
+          yield new Answer(shaped.json(), line + shaped.summary(), shaped.list(), shaped.rest());
         }
         case "list_metrics" -> {
           for (String k : args.keySet()) {
@@ -254,13 +330,13 @@ final class Tools {
             }
           }
           Cluster.Answer<MetricList> a = cluster.metrics(text(args, "from"), text(args, "to"), text(args, "q"));
-          yield answer(a, SeriesJson::metrics, a.result().metrics().size() + " metrics");
+          yield answer(a, SeriesJson::metrics, a.result().metrics().size() + " metrics", "metrics");
         }
         case "query_metric" -> {
           Cluster.Answer<SeriesResult> a = cluster.series(Tree.bytes(args));
           SeriesResult r = a.result();
           yield answer(a, SeriesJson::series, r.series().size() + " series"
-              + (r.droppedSeries() > 0 ? "; " + r.droppedSeries() + " more left out by max_series" : ""));
+              + (r.droppedSeries() > 0 ? "; " + r.droppedSeries() + " more left out by max_series" : ""), "series");
         }
         case "list_services" -> {
           for (String k : args.keySet()) {
@@ -269,14 +345,15 @@ final class Tools {
             }
           }
           Cluster.Answer<ServiceList> a = cluster.services(text(args, "from"), text(args, "to"));
-          yield answer(a, EntityJson::services, a.result().services().size() + " services");
+          yield answer(a, EntityJson::services, a.result().services().size() + " services", "services");
         }
         case "list_entities" -> {
           Cluster.Answer<EntityList> a = cluster.entities(Tree.bytes(args));
           EntityList r = a.result();
           yield answer(a, EntityJson::entities, r.entities().size() + " entities"
               + (r.truncated() ? " of " + r.total() + "; raise limit for the rest" : "")
-              + (r.noIdentity().resources() > 0 ? "; " + r.noIdentity().resources() + " resources without identity" : ""));
+              + (r.noIdentity().resources() > 0 ? "; " + r.noIdentity().resources() + " resources without identity" : ""),
+              "entities");
         }
         case "correlate" -> {
           Cluster.Answer<CorrelateResult> a = cluster.correlate(Tree.bytes(args));
@@ -284,13 +361,13 @@ final class Tools {
           yield answer(a, FrameJson::correlate, r.anchorRows() + " anchor rows; frame of "
               + r.frame().entities().size() + " entities and " + r.frame().traces().size() + " traces"
               + (r.tracesTruncated() || r.entitiesTruncated() ? " (truncated)" : "")
-              + "; send queries.logs or queries.traces to query_records");
+              + "; send queries.logs or queries.traces to query_records", null);
         }
         case "service_map" -> {
           Cluster.Answer<ServiceMap> a = cluster.map(Tree.bytes(args));
           ServiceMap r = a.result();
           yield answer(a, MapJson::map, r.nodes().size() + " nodes, " + r.edges().size() + " edges"
-              + (r.truncated() ? " (truncated: too many spans in the window)" : ""));
+              + (r.truncated() ? " (truncated: too many spans in the window)" : ""), "edges");
         }
         case "list_attributes" -> {
           for (String k : args.keySet()) {
@@ -301,7 +378,7 @@ final class Tools {
           Cluster.Answer<AttributeList> a = cluster.attributes(text(args, "signal"), text(args, "from"), text(args, "to"));
           AttributeList r = a.result();
           yield answer(a, AttributeJson::attributes, r.keys().size() + " keys over " + r.records() + " "
-              + r.signal() + " records");
+              + r.signal() + " records", "attributes");
         }
         case "attribute_values" -> {
           Map<String, Object> doc = new LinkedHashMap<>(args);
@@ -318,7 +395,7 @@ final class Tools {
             throw new Refusal("list_alerts takes no arguments");
           }
           byte[] doc = alerts.get();
-          yield new Answer(doc, alertSummary(doc));
+          yield new Answer(doc, alertSummary(doc), "alerts", null);
         }
         default -> throw new IllegalArgumentException("no tool " + name);
       };

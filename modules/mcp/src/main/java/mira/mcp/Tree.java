@@ -27,11 +27,25 @@ final class Tree {
 
   /** Parses one JSON value; {@link IOException} names what is wrong. */
   static Object parse(byte[] body) throws IOException {
-    try (JsonParser p = JSON.createParser(body)) {
+    return parse(JSON, body, true);
+  }
+
+  /** The engine's own answers: any string length, and a repeated member (attributes keep them) keeps its last value. */
+  private static final JsonFactory ANSWERS = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxStringLength(Integer.MAX_VALUE).build())
+      .build();
+
+  /** Parses an answer the engine rendered, for {@link Budget} to shape. */
+  static Object parseAnswer(byte[] json) throws IOException {
+    return parse(ANSWERS, json, false);
+  }
+
+  private static Object parse(JsonFactory f, byte[] body, boolean strict) throws IOException {
+    try (JsonParser p = f.createParser(body)) {
       if (p.nextToken() == null) {
         throw new IOException("the body is empty");
       }
-      Object o = read(p);
+      Object o = read(p, strict);
       if (p.nextToken() != null) {
         throw new IOException("trailing content after the JSON value");
       }
@@ -39,7 +53,7 @@ final class Tree {
     }
   }
 
-  private static Object read(JsonParser p) throws IOException {
+  private static Object read(JsonParser p, boolean strict) throws IOException {
     JsonToken t = p.currentToken();
     return switch (t) {
       case START_OBJECT -> {
@@ -47,7 +61,7 @@ final class Tree {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String k = p.currentName();
           p.nextToken();
-          if (m.put(k, read(p)) != null) {
+          if (m.put(k, read(p, strict)) != null && strict) {
             throw new IOException("member \"" + k + "\" appears twice");
           }
         }
@@ -56,7 +70,7 @@ final class Tree {
       case START_ARRAY -> {
         List<Object> l = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
-          l.add(read(p));
+          l.add(read(p, strict));
         }
         yield l;
       }
