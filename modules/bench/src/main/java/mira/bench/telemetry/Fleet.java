@@ -105,6 +105,22 @@ public final class Fleet {
     return pods.length;
   }
 
+  /** The services a trace starts at (the first two of the catalogue; see TraceBuilder). */
+  public static final List<String> ENTRY = List.of(NAMES[0], NAMES[1]);
+
+  /**
+   * The services that {@code name} calls, in the order they are called (a name twice if it is
+   * called twice); the assistant's own path ({@code frontend → assistant → llm-gateway}) is not
+   * among them.
+   */
+  public List<String> downstream(String name) {
+    List<String> out = new ArrayList<>();
+    for (int d : services[indexOf(name)].downstream()) {
+      out.add(NAMES[d]);
+    }
+    return out;
+  }
+
   /** The name of service {@code s}, 0 ≤ s < {@link #serviceCount()}. */
   public String serviceName(int s) {
     return services[s].name();

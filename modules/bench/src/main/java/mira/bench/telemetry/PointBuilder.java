@@ -75,6 +75,11 @@ final class PointBuilder {
     return 3 * s.routes().length + 3 + (s.database() != null ? DB_OPS.length : 0);
   }
 
+  /** Points in one round over the fleet: every pod's metrics once. */
+  int perRound() {
+    return perRound;
+  }
+
   ExportMetricsServiceRequest build(int points, long now, boolean incident) {
     int rounds = Math.max(1, (points + perRound - 1) / perRound);
     int left = points;

@@ -67,6 +67,11 @@ public final class TelemetryStream {
    * An export of exactly {@code points} data points, taken at {@code nowNanos} and, when one round
    * over the fleet is not enough, at the 10-second intervals before it.
    */
+  /** Data points in one round over the fleet, every pod's metrics once (what one scrape interval holds). */
+  public int pointsPerRound() {
+    return points.perRound();
+  }
+
   public ExportMetricsServiceRequest metrics(int points, long nowNanos, boolean incident) {
     return this.points.build(points, nowNanos, incident);
   }
