@@ -100,6 +100,9 @@ final class Quantiles {
     double[] prevCounts = null;
     long prevStart = 0;
     double[] prevBounds = null;
+    // The group depends on the series and the bounds only: found once per layout, not per point.
+    double[] groupBounds = null;
+    SeriesFunctions.Group g = null;
     for (int i = 0; i < pts.size(); i++) {
       Series.Point p = pts.get(i);
       double[] bounds = p.bounds();
@@ -131,7 +134,10 @@ final class Quantiles {
       if (inc == null) {
         continue;
       }
-      SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s, base, Arrays.toString(bounds));
+      if (g == null || !Arrays.equals(bounds, groupBounds)) {
+        g = SeriesFunctions.group(groups, f, s, base, Arrays.toString(bounds));
+        groupBounds = bounds;
+      }
       if (g.merged == null) {
         g.merged = new double[nb][];
         g.bounds = bounds;
@@ -163,6 +169,7 @@ final class Quantiles {
     List<Series.Point> pts = s.finish();
     ExpHist prev = null;
     long prevStart = 0;
+    SeriesFunctions.Group g = null;   // one group for every point of the series
     for (Series.Point p : pts) {
       ExpHist now = p.exp();
       if (now == null) {
@@ -184,7 +191,9 @@ final class Quantiles {
       if (inc == null) {
         continue;
       }
-      SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s, base, "exponential");
+      if (g == null) {
+        g = SeriesFunctions.group(groups, f, s, base, "exponential");
+      }
       if (g.mergedExp == null) {
         g.mergedExp = new ExpHist[nb];
         g.best = new SeriesResult.Exemplar[nb];

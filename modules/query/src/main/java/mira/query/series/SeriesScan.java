@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -347,6 +348,8 @@ public final class SeriesScan {
     String[] resourceKey = new String[nRes];
     @SuppressWarnings("unchecked")
     List<Attribute>[] resources = new List[nRes];
+    Prefix[] prefix = new Prefix[mr.rows()];
+    Memo memo = new Memo();
     int node = r.ref().name().node();
     long seq = r.ref().name().seq();
     for (int k = 0; k < pt.tables().length; k++) {
@@ -378,33 +381,34 @@ public final class SeriesScan {
           resources[rid] = resAttrs.sorted(rid, scratch);
           resourceKey[rid] = AttrKey.of(resources[rid]);
         }
-        List<Attribute> res = resources[rid];
-        String resKey = resourceKey[rid];
         long entity = entityKey.getOr(rid, 0);
-        List<Attribute> attrs = pointAttrs.sorted(pid, scratch);
+        Attrs attrs = memo.attrs(pointAttrs.get(pid, scratch));
         long ts = time.get(j);
         long st = startTime.getOr(j, 0);
         SeriesResult.Exemplar[] ex = exemplars.read(pid, scratch);
-        String typeName = MetricTypes.name(mr.type().getInt(m));
-        String u = orEmpty(mr.unit().string(m));
+        Prefix px = prefix[m];
+        if (px == null) {
+          px = prefix[m] = memo.prefix(mr, m, rid, resources[rid], resourceKey[rid]);
+        }
         SeriesSet into = mr.toSuffix()[m] ? suffix : exact;
         int mode = mr.mode()[m];
-        String n = mr.names()[m];
         if (numbers) {
           int kind = !iv.isNull(j) ? Series.LONG : !dv.isNull(j) ? Series.DOUBLE : Series.NULL;
           double d = kind == Series.DOUBLE ? Double.longBitsToDouble(dv.get(j)) : 0;
-          add(into, n, typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
+          memo.add(into, px, px.name, px.whole, mr, m, entity, attrs, maxPoints,
               new Series.Point(ts, node, seq, pid, kind, kind == Series.LONG ? iv.get(j) : 0, d, st, ex, null, null));
         } else {
           if (mode != SUM_ONLY) {
-            add(into, n + ".count", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
+            memo.add(into, px, px.name + ".count", px.count, mr, m, entity, attrs, maxPoints,
                 new Series.Point(ts, node, seq, pid, Series.UNSIGNED, iv.get(j), 0, st, ex,
                     hist ? buckets.counts(j) : null, hist ? buckets.bounds(j) : null, exp ? shapes.exp(j) : null,
                     summary ? shapes.summary(j) : null));
           }
-          if (mode != COUNT_ONLY) {
+          // A quantile reads only the count half (it carries the buckets); the sum half is still
+          // collected when it was asked for by name, so that the refusal can name it.
+          if (mode != COUNT_ONLY && !(withBuckets && mode == WHOLE)) {
             boolean hasSum = !dv.isNull(j);
-            add(into, n + ".sum", typeName, u, mr.description(), mr.temporality(), mr.monotonic(), m, res, resKey, entity, attrs, maxPoints,
+            memo.add(into, px, px.name + ".sum", px.sum, mr, m, entity, attrs, maxPoints,
                 new Series.Point(ts, node, seq, pid, hasSum ? Series.DOUBLE : Series.NULL, 0,
                     hasSum ? Double.longBitsToDouble(dv.get(j)) : 0, st, ex, null, null));
           }
@@ -413,23 +417,92 @@ public final class SeriesScan {
     }
   }
 
-  private static void add(SeriesSet into, String name, String type, String unit, VarReader description,
-      IntReader temporality, BoolReader monotonic, int m,
-      List<Attribute> resource, String resourceKey, long entity, List<Attribute> attrs, int maxPoints,
-      Series.Point p) {
-    String key = name + '\u0000' + type + '\u0000' + unit + '\u0000' + resourceKey + '\u0000' + AttrKey.of(attrs);
-    Series s = into.get(key);
-    if (s == null) {
-      if (!into.admit(key)) {
-        return;
-      }
-      s = new Series(name, type, unit, orEmpty(description.string(m)), resource, attrs, maxPoints);
-      s.entity = entity;
-      s.temporality = (int) temporality.getOr(m, 0);
-      s.monotonic = !type.equals("sum") || (!monotonic.isNull(m) && monotonic.get(m));
-      into.put(key, s);
+  /** A point's attributes: sorted (the series' own) and as their key text. */
+  private record Attrs(List<Attribute> sorted, String key) {}
+
+  /** What a metric row's series keys start with (name, type, unit, resource), per half. */
+  private static final class Prefix {
+    final String name;
+    final String type;
+    final String unit;
+    final List<Attribute> resource;
+    final String whole;
+    final String count;
+    final String sum;
+
+    Prefix(MetricRows mr, int m, List<Attribute> resource, String resourceKey) {
+      this.name = mr.names()[m];
+      this.type = MetricTypes.name(mr.type().getInt(m));
+      this.unit = orEmpty(mr.unit().string(m));
+      this.resource = resource;
+      String tail = '\u0000' + type + '\u0000' + unit + '\u0000' + resourceKey + '\u0000';
+      this.whole = name + tail;
+      this.count = name + ".count" + tail;
+      this.sum = name + ".sum" + tail;
     }
-    s.add(p);
+  }
+
+  private record PrefixKey(String name, int type, String unit, int resource) {}
+
+  /** Where a (series key prefix, attribute key) went in a block's set. */
+  private record Slot(String prefix, String attrs) {}
+
+  /**
+   * One block's lookups, so that a point costs two hash lookups on strings whose hashes are
+   * cached, instead of its attributes sorted and rendered and a long key built and compared in
+   * the ordered set. Equal stored attribute lists render alike, so a list seen before reuses its
+   * key; a key seen before reuses its series.
+   */
+  private static final class Memo {
+    private final HashMap<List<Attribute>, Attrs> attrs = new HashMap<>();
+    private final HashMap<Slot, Series> series = new HashMap<>();
+    private final HashMap<PrefixKey, Prefix> prefixes = new HashMap<>();
+
+    /** One prefix for every metric row of the same name, type, unit and resource (one per export). */
+    Prefix prefix(MetricRows mr, int m, int rid, List<Attribute> resource, String resourceKey) {
+      PrefixKey k = new PrefixKey(mr.names()[m], mr.type().getInt(m), orEmpty(mr.unit().string(m)), rid);
+      Prefix px = prefixes.get(k);
+      if (px == null) {
+        px = new Prefix(mr, m, resource, resourceKey);
+        prefixes.put(k, px);
+      }
+      return px;
+    }
+
+    Attrs attrs(List<Attribute> stored) {
+      Attrs a = attrs.get(stored);
+      if (a == null) {
+        List<Attribute> sorted = new ArrayList<>(stored);
+        sorted.sort((x, y) -> x.key().compareTo(y.key()));
+        a = new Attrs(sorted, AttrKey.of(sorted));
+        attrs.put(stored, a);
+      }
+      return a;
+    }
+
+    void add(SeriesSet into, Prefix px, String name, String prefix, MetricRows mr, int m, long entity, Attrs a,
+        int maxPoints, Series.Point p) {
+      Slot slot = new Slot(prefix, a.key());
+      Series s = series.get(slot);
+      // A series the set evicted (over max_series) stays here and takes points no answer shows,
+      // as the set itself would have refused them.
+      if (s == null) {
+        String key = prefix + a.key();
+        s = into.get(key);
+        if (s == null) {
+          if (!into.admit(key)) {
+            return;
+          }
+          s = new Series(name, px.type, px.unit, orEmpty(mr.description().string(m)), px.resource, a.sorted(), maxPoints);
+          s.entity = entity;
+          s.temporality = (int) mr.temporality().getOr(m, 0);
+          s.monotonic = !px.type.equals("sum") || (!mr.monotonic().isNull(m) && mr.monotonic().get(m));
+          into.put(key, s);
+        }
+        series.put(slot, s);
+      }
+      s.add(p);
+    }
   }
 
   static String orEmpty(String s) {
