@@ -20,6 +20,7 @@ import mira.query.result.TraceResult;
 import mira.query.render.ResponseJson;
 import mira.block.catalog.BlockName;
 import mira.block.index.AttrIndex;
+import mira.block.index.TextIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.proto.wire.Signal;
@@ -46,9 +47,9 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Pruning by sidecars never changes an answer: random batches are published as blocks (their trace
- * ids varied per block, so trace filters differ), some blocks lose a sidecar or all three, some get
+ * ids varied per block, so trace filters differ), some blocks lose a sidecar or all four, some get
  * one byte of a sidecar flipped, and random documents — terms at every attribute level, numbers as
- * text, 1 against 1.0, trace ids — are answered page by page by a store pruning with its sidecars
+ * text, 1 against 1.0, trace ids, text needles inside and across words — are answered page by page by a store pruning with its sidecars
  * and by one pruning by name only: the rows, their order, their rendering and the cursors must be
  * the same, and so must every trace lookup. jqwik prints the seed; replay with
  * {@code @Property(seed = "...")}.
@@ -58,7 +59,7 @@ class PruningPropertyTest {
   static final int VARIANTS = 4;
 
   /** What happens to a block's sidecars after it is published. */
-  enum Fate { INTACT, NO_TRACE_IDX, NO_ATTR_IDX, NO_ZONE_IDX, NONE_AT_ALL, FLIPPED_BYTE }
+  enum Fate { INTACT, NO_TRACE_IDX, NO_ATTR_IDX, NO_TEXT_IDX, NO_ZONE_IDX, NONE_AT_ALL, FLIPPED_BYTE }
 
   record Block(SearchOracleTest.Published published, Fate fate, int flipFile, int flipAt) {}
 
@@ -76,9 +77,9 @@ class PruningPropertyTest {
     Arbitrary<SearchOracleTest.Published> published = Combinators.combine(Arbitraries.of("node-a", "node-b"), requests,
         Corpus.time()).as(SearchOracleTest.Published::new);
     Arbitrary<Fate> fate = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(Fate.INTACT)),
-        Tuple.of(1, Arbitraries.of(Fate.NO_TRACE_IDX, Fate.NO_ATTR_IDX, Fate.NO_ZONE_IDX, Fate.NONE_AT_ALL)),
+        Tuple.of(1, Arbitraries.of(Fate.NO_TRACE_IDX, Fate.NO_ATTR_IDX, Fate.NO_TEXT_IDX, Fate.NO_ZONE_IDX, Fate.NONE_AT_ALL)),
         Tuple.of(1, Arbitraries.just(Fate.FLIPPED_BYTE)));
-    return Combinators.combine(published, fate, Arbitraries.integers().between(0, 2),
+    return Combinators.combine(published, fate, Arbitraries.integers().between(0, 3),
             Arbitraries.integers().between(0, Integer.MAX_VALUE))
         .as(Block::new).list().ofMinSize(2).ofMaxSize(6);
   }
@@ -130,7 +131,15 @@ class PruningPropertyTest {
           where.add(new Term.Field(RootField.TRACE_ID, Op.EQ, Scalar.string(upper ? hex.toUpperCase(Locale.ROOT) : hex)));
           return new SearchQuery(signal, q.from(), q.to(), where, q.limit(), null);
         });
-    return Arbitraries.frequencyOf(Tuple.of(3, Queries.queries(signal)), Tuple.of(1, pinned), Tuple.of(2, numeric))
+    // Needles for text.idx: whole bodies and names, substrings inside a word ("Pointer"), across a
+    // space ("/a 2"), absent ones, and some too short to test (two bytes).
+    Arbitrary<SearchQuery> text = Combinators.combine(Arbitraries.of("Pointer", "NullPointerException", "boom: N", "GET /a",
+            "/a 2", "Exceptio", "zzz", "ab", "bc", "200", "é!", "login", "abc", "ptionX").map(Term.Text::new).list()
+            .ofMinSize(1).ofMaxSize(2), Arbitraries.integers().between(1, 7))
+        .as((where, limit) -> new SearchQuery(signal, Corpus.T0 - 1_000_000_000_000L, Corpus.T0 + 1_000_000_000_000L,
+            new ArrayList<>(where), limit, null));
+    return Arbitraries.frequencyOf(Tuple.of(3, Queries.queries(signal)), Tuple.of(1, pinned), Tuple.of(2, numeric),
+            Tuple.of(2, text))
         .list().ofMinSize(1).ofMaxSize(6);
   }
 
@@ -256,7 +265,7 @@ class PruningPropertyTest {
 
   /** Applies the block's fate to its sidecars; true if any was removed or damaged. */
   static boolean damage(Path block, Block b) throws Exception {
-    String[] files = {TraceIndex.FILE, AttrIndex.FILE, ZoneIndex.FILE};
+    String[] files = {TraceIndex.FILE, AttrIndex.FILE, ZoneIndex.FILE, TextIndex.FILE};
     switch (b.fate()) {
       case INTACT -> {
         return false;
@@ -266,6 +275,9 @@ class PruningPropertyTest {
       }
       case NO_ATTR_IDX -> {
         return Files.deleteIfExists(block.resolve(AttrIndex.FILE));
+      }
+      case NO_TEXT_IDX -> {
+        return Files.deleteIfExists(block.resolve(TextIndex.FILE));
       }
       case NO_ZONE_IDX -> {
         return Files.deleteIfExists(block.resolve(ZoneIndex.FILE));

@@ -17,7 +17,8 @@ public final class Sidecars {
 
   /**
    * Writes {@code trace.idx} (if the root table has trace ids), {@code attr.idx} (unless past
-   * {@link AttrIndex#MAX_PAIRS}) and {@code zone.idx} (unless past {@link ZoneIndex#MAX_KEYS}).
+   * {@link AttrIndex#MAX_PAIRS}), {@code text.idx} (logs and spans, unless past
+   * {@link TextIndex#MAX_TRIGRAMS}) and {@code zone.idx} (unless past {@link ZoneIndex#MAX_KEYS}).
    *
    * <p>A sidecar is derived and optional: one that cannot be built (a bug, not bad input — every
    * batch is valid by construction) is logged and left out, and the block reads as if it had none,
@@ -26,7 +27,7 @@ public final class Sidecars {
    * @return the names of the files written
    */
   public static List<String> write(Batch batch, Path dir, mira.fs.Fs fs) throws IOException {
-    List<String> written = new ArrayList<>(3);
+    List<String> written = new ArrayList<>(4);
     byte[] trace = build(TraceIndex.FILE, batch, Kind.TRACE);
     if (trace != null) {
       SidecarFile.write(dir.resolve(TraceIndex.FILE), trace, fs);
@@ -37,6 +38,11 @@ public final class Sidecars {
       SidecarFile.write(dir.resolve(AttrIndex.FILE), attr, fs);
       written.add(AttrIndex.FILE);
     }
+    byte[] text = build(TextIndex.FILE, batch, Kind.TEXT);
+    if (text != null) {
+      SidecarFile.write(dir.resolve(TextIndex.FILE), text, fs);
+      written.add(TextIndex.FILE);
+    }
     byte[] zone = build(ZoneIndex.FILE, batch, Kind.ZONE);
     if (zone != null) {
       SidecarFile.write(dir.resolve(ZoneIndex.FILE), zone, fs);
@@ -45,7 +51,7 @@ public final class Sidecars {
     return written;
   }
 
-  private enum Kind { TRACE, ATTR, ZONE }
+  private enum Kind { TRACE, ATTR, TEXT, ZONE }
 
   private static byte[] build(String file, Batch batch, Kind kind) {
     try {
@@ -57,6 +63,10 @@ public final class Sidecars {
         case ATTR -> {
           AttrIndex a = AttrIndex.build(batch);
           yield a == null ? null : a.toBytes();
+        }
+        case TEXT -> {
+          TextIndex t = TextIndex.build(batch);
+          yield t == null ? null : t.toBytes();
         }
         case ZONE -> {
           ZoneIndex z = ZoneIndex.build(batch);

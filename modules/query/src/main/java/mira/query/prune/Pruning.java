@@ -13,7 +13,8 @@ import mira.block.catalog.BlockRef;
  *
  * <p>The sidecar steps run cheapest and most selective first: {@code trace.idx} when the query
  * pins a trace id (a random id is in about 1 % of the blocks that do not hold it), then
- * {@code attr.idx} for {@code eq} terms, then {@code zone.idx} for numeric comparisons, which on
+ * {@code attr.idx} for {@code eq} terms, then {@code text.idx} for {@code text} terms (a needle's
+ * trigrams), then {@code zone.idx} for numeric comparisons, which on
  * telemetry without a trend over time prunes least. A step the query gives nothing to test reads
  * no file. Thread-safe.
  */
@@ -37,11 +38,12 @@ public final class Pruning {
   }
 
   /**
-   * By name, then {@code trace.idx}, {@code attr.idx}, the block's entity keys and
-   * {@code zone.idx}, read through {@code cache}.
+   * By name, then {@code trace.idx}, {@code attr.idx}, {@code text.idx}, the block's entity keys
+   * and {@code zone.idx}, read through {@code cache}.
    */
   public static Pruning withSidecars(SidecarCache cache) {
-    return new Pruning(List.of(new TraceStep(cache), new AttrStep(cache), new EntityStep(cache), new ZoneStep(cache)),
+    return new Pruning(List.of(new TraceStep(cache), new AttrStep(cache), new TextStep(cache), new EntityStep(cache),
+        new ZoneStep(cache)),
         cache);
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.index.AttrIndex;
+import mira.block.index.TextIndex;
 import mira.block.index.TraceIndex;
 import mira.block.index.ZoneIndex;
 import mira.block.catalog.BlockRef;
@@ -57,7 +58,7 @@ public final class SidecarCache {
   private static final int ZONE_EXPANSION = 4;
 
   private enum Kind {
-    TRACE(TraceIndex.FILE), ATTR(AttrIndex.FILE), ZONE(ZoneIndex.FILE), ENTITIES(TableFiles.RESOURCES);
+    TRACE(TraceIndex.FILE), ATTR(AttrIndex.FILE), TEXT(TextIndex.FILE), ZONE(ZoneIndex.FILE), ENTITIES(TableFiles.RESOURCES);
 
     final String file;
 
@@ -112,6 +113,13 @@ public final class SidecarCache {
     Entry e = entry(block);
     AttrIndex a = e.attr;
     return a != null ? a : (AttrIndex) load(e, Kind.ATTR);
+  }
+
+  /** The block's {@code text.idx}; never null ("maybe" to everything when unusable). */
+  public TextIndex text(BlockRef block) {
+    Entry e = entry(block);
+    TextIndex t = e.text;
+    return t != null ? t : (TextIndex) load(e, Kind.TEXT);
   }
 
   /** The block's {@code zone.idx}; never null ("maybe" to everything when unusable). */
@@ -209,6 +217,7 @@ public final class SidecarCache {
     volatile long used;
     volatile TraceIndex trace;
     volatile AttrIndex attr;
+    volatile TextIndex text;
     volatile ZoneIndex zone;
     volatile long[] entities;
     /** Guarded by this: bytes accounted for the entry, and whether it has left the cache. */
@@ -255,6 +264,7 @@ public final class SidecarCache {
       switch (kind) {
         case TRACE -> e.trace = (TraceIndex) index;
         case ATTR -> e.attr = (AttrIndex) index;
+        case TEXT -> e.text = (TextIndex) index;
         case ZONE -> e.zone = (ZoneIndex) index;
         case ENTITIES -> e.entities = (long[]) index;
       }
@@ -273,6 +283,7 @@ public final class SidecarCache {
     return switch (kind) {
       case TRACE -> e.trace;
       case ATTR -> e.attr;
+      case TEXT -> e.text;
       case ZONE -> e.zone;
       case ENTITIES -> e.entities;
     };
@@ -296,6 +307,7 @@ public final class SidecarCache {
     return switch (kind) {
       case TRACE -> new Read(TraceIndex.parse(file), true, file.length);
       case ATTR -> new Read(AttrIndex.parse(file), true, file.length);
+      case TEXT -> new Read(TextIndex.parse(file), true, file.length);
       case ZONE -> new Read(ZoneIndex.parse(file), true, (long) file.length * ZONE_EXPANSION);
       case ENTITIES -> throw new IllegalStateException("entities are read by readEntities");
     };
@@ -332,6 +344,7 @@ public final class SidecarCache {
     return switch (kind) {
       case TRACE -> TraceIndex.unknown(reason);
       case ATTR -> AttrIndex.unknown(reason);
+      case TEXT -> TextIndex.unknown(reason);
       case ZONE -> ZoneIndex.unknown(reason);
       case ENTITIES -> null;
     };

@@ -186,6 +186,25 @@ class SidecarPruningTest {
     assertThat(s.blocksPruned()).as("blocks pruned").isEqualTo(s.blocksTotal() - scanned);
   }
 
+  // ---- text.idx ----
+
+  @Test
+  void aTextNeedleOpensOnlyTheBlocksWhoseTrigramsHoldIt() throws Exception {
+    publishLogs();
+    SearchResult none = search(Signal.LOGS, new Term.Text("NullPointerException"));
+    assertThat(none.rows()).isEmpty();
+    opened(none.stats(), 0);
+    SearchResult all = search(Signal.LOGS, new Term.Text("line"));
+    opened(all.stats(), BLOCKS);
+    // "ne 2/" is inside "line 2/7": not a whole word, still found, in the one block that has it.
+    SearchResult one = search(Signal.LOGS, new Term.Text("ne 2/"));
+    assertThat(one.rows()).isNotEmpty().allSatisfy(row -> assertThat(row.toString()).contains("line 2/"));
+    opened(one.stats(), 1);
+    // Under not, a needle never prunes.
+    SearchResult not = search(Signal.LOGS, new Term.Not(new Term.Text("NullPointerException")));
+    opened(not.stats(), BLOCKS);
+  }
+
   // ---- attr.idx ----
 
   @Test
@@ -388,9 +407,14 @@ class SidecarPruningTest {
     assertThat(cache.filesRead()).isEqualTo(BLOCKS);
     search(Signal.LOGS, new Term.Attr("http.response.status_code", Op.GT, Scalar.integer(900)));
     assertThat(cache.filesRead()).as("and one zone.idx per block, on first need").isEqualTo(2 * BLOCKS);
-    // A query without a term a sidecar answers reads none.
+    // A text needle of three bytes or more reads text.idx, once per block.
     search(Signal.LOGS, new Term.Text("line"));
-    assertThat(cache.filesRead()).isEqualTo(2 * BLOCKS);
+    assertThat(cache.filesRead()).as("and one text.idx per block").isEqualTo(3 * BLOCKS);
+    search(Signal.LOGS, new Term.Text("line 1"));
+    assertThat(cache.filesRead()).isEqualTo(3 * BLOCKS);
+    // A query without a term a sidecar answers reads none.
+    search(Signal.LOGS, new Term.Text("li"));
+    assertThat(cache.filesRead()).isEqualTo(3 * BLOCKS);
     assertThat(cache.blocks()).isEqualTo(BLOCKS);
   }
 
