@@ -1,0 +1,551 @@
+package mira.query.frame;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import mira.block.catalog.BlockRef;
+import mira.block.layout.ColumnNames;
+import mira.block.layout.TableFiles;
+import mira.block.read.BlockReader;
+import mira.block.read.CorruptBlockException;
+import mira.block.read.TableView;
+import mira.proto.wire.WireException;
+import mira.query.entity.Identity;
+import mira.query.result.Attribute;
+import mira.query.result.Resource;
+import mira.query.rows.AttrLists;
+import mira.query.table.AttrTable;
+import mira.query.table.Children;
+import mira.query.table.IdReader;
+import mira.query.table.IntReader;
+import mira.query.table.Scratch;
+import mira.query.table.Tables;
+
+/**
+ * What one block of spans adds to a service map, read from eight columns (trace, span and parent
+ * ids, kind, status, duration, start and end time, resource) and nothing else: per service the
+ * spans counted, errors, their durations sorted and the entities; the edges whose two ends both
+ * lie in the block; and what the block cannot settle alone — spans whose parent is elsewhere,
+ * client and producer spans with no child here, links. Those are joined across blocks by
+ * {@link ColumnarMaps} through two sorted key arrays every piece keeps over all its rows: the
+ * spans (with service and kind) and the parents.
+ *
+ * <p>A key is a 64-bit mix of (trace id, span id): the join compares keys, not ids, so two
+ * different spans of one window would have to mix to the same 64 bits to be mistaken for each
+ * other (about n²/2⁶⁵ for n spans: 10⁻⁶ for five million).
+ *
+ * <p>Counted rows are those whose time (start, else end, else the block's newest time: as a
+ * search windows spans) lies in {@code [from, to]}; a piece of a whole sealed block counts every
+ * row and is kept by {@link MapPieces}. Immutable once built.
+ */
+final class MapPiece {
+  static final int CLIENT = 3;
+  static final int PRODUCER = 4;
+  static final int CONSUMER = 5;
+  private static final int ERROR = 2;
+  private static final MapPiece EMPTY = new MapPiece();
+
+  /** The block's services (service.name of the resources; {@link ServiceMaps#UNKNOWN} without). */
+  String[] services = new String[0];
+  long[] count = new long[0];
+  long[] errors = new long[0];
+  /** Per service, the durations of its counted spans, sorted. */
+  long[][] durations = new long[0][];
+  /** Per service, its entity keys (sorted, distinct, no {@link Resource#NO_ENTITY}). */
+  long[][] entities = new long[0][];
+
+  /** Edges settled inside the block: from and to service, messaging or not, counts, durations sorted. */
+  int[] edgeFrom = new int[0];
+  int[] edgeTo = new int[0];
+  boolean[] edgeMessaging = new boolean[0];
+  long[] edgeCount = new long[0];
+  long[] edgeErrors = new long[0];
+  long[][] edgeDurations = new long[0][];
+
+  /** Counted spans whose parent is not in the block: key = (trace, parent). */
+  Calls orphans = new Calls();
+  /** Counted client and producer spans no span of the block names as parent: key = (trace, span). */
+  Calls callers = new Calls();
+  /** Links of counted spans: key = (linked trace, linked span). */
+  Calls links = new Calls();
+  /** Virtual names {@link #callers} point at ({@link Calls#name}). */
+  String[] names = new String[0];
+
+  /** Every row's (trace, span) key, sorted, and its service and kind as {@code service << 3 | kind}. */
+  long[] spanKeys = new long[0];
+  int[] spanWho = new int[0];
+  /** Every row's (trace, parent) key, sorted, distinct. */
+  long[] parentKeys = new long[0];
+
+  /** The least and greatest row time, and how many rows the block has and were counted. */
+  long minTime = Long.MAX_VALUE;
+  long maxTime = Long.MIN_VALUE;
+  int rows;
+  long counted;
+
+  /** Spans the block could not settle alone, column by column. */
+  static final class Calls {
+    int n;
+    long[] hi = new long[4];
+    long[] lo = new long[4];
+    long[] key = new long[4];
+    int[] service = new int[4];
+    byte[] kind = new byte[4];
+    boolean[] error = new boolean[4];
+    long[] duration = new long[4];
+    /** For callers: the index of the virtual name in {@link MapPiece#names}, or -1. */
+    int[] name = new int[4];
+
+    void add(long h, long l, long k, int s, int kd, boolean e, long d, int nm) {
+      if (n == key.length) {
+        int c = n * 2;
+        hi = Arrays.copyOf(hi, c);
+        lo = Arrays.copyOf(lo, c);
+        key = Arrays.copyOf(key, c);
+        service = Arrays.copyOf(service, c);
+        kind = Arrays.copyOf(kind, c);
+        error = Arrays.copyOf(error, c);
+        duration = Arrays.copyOf(duration, c);
+        name = Arrays.copyOf(name, c);
+      }
+      hi[n] = h;
+      lo[n] = l;
+      key[n] = k;
+      service[n] = s;
+      kind[n] = (byte) kd;
+      error[n] = e;
+      duration[n] = d;
+      name[n] = nm;
+      n++;
+    }
+
+    long bytes() {
+      return 64L + key.length * 46L;
+    }
+  }
+
+  /** The join key of a (trace, span) pair, the trace as two words. */
+  static long key(long hi, long lo, long span) {
+    long h = hi * 0x9E3779B97F4A7C15L + lo;
+    h = Long.rotateLeft(h * 0xC2B2AE3D27D4EB4FL, 31) ^ span;
+    h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+    h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+    return h ^ (h >>> 31);
+  }
+
+  private long bytes = -1;
+
+  /** An estimate of the heap the piece holds, for {@link MapPieces}' budget. */
+  long bytes() {
+    if (bytes < 0) {
+      bytes = estimate();
+    }
+    return bytes;
+  }
+
+  private long estimate() {
+    long b = 256 + services.length * 96L + edgeFrom.length * 64L + spanKeys.length * 12L + parentKeys.length * 8L;
+    for (long[] d : durations) {
+      b += 16 + d.length * 8L;
+    }
+    for (long[] e : entities) {
+      b += 16 + e.length * 8L;
+    }
+    for (long[] d : edgeDurations) {
+      b += 16 + d.length * 8L;
+    }
+    return b + orphans.bytes() + callers.bytes() + links.bytes() + names.length * 64L;
+  }
+
+  /** Whether the piece counted every row of a window {@code [from, to]} holds whole. */
+  boolean wholeIn(long from, long to) {
+    return counted == rows && (rows == 0 || (minTime >= from && maxTime <= to));
+  }
+
+  /** The piece of block {@code ref} open in {@code r}, counting the rows whose time lies in {@code [from, to]}. */
+  static MapPiece read(BlockReader r, BlockRef ref, long from, long to) throws CorruptBlockException {
+    TableView t = Tables.get(r, TableFiles.SPANS);
+    if (t == null || t.rows() == 0) {
+      return EMPTY;
+    }
+    int n = t.rows();
+    MapPiece p = new MapPiece();
+    p.rows = n;
+    IdReader traceId = IdReader.of(t.column(ColumnNames.TRACE_ID), 16);
+    IdReader spanId = IdReader.of(t.column(ColumnNames.SPAN_ID), 8);
+    IdReader parentId = IdReader.of(t.column(ColumnNames.PARENT_SPAN_ID), 8);
+    IntReader kindCol = IntReader.of(t.column(ColumnNames.KIND));
+    IntReader status = IntReader.of(t.column(ColumnNames.STATUS_CODE));
+    IntReader durationCol = IntReader.of(t.column(ColumnNames.DURATION_NANO));
+    IntReader start = IntReader.of(t.column(ColumnNames.START_TIME_UNIX_NANO));
+    IntReader end = IntReader.of(t.column(ColumnNames.END_TIME_UNIX_NANO));
+    IntReader rid = IntReader.of(t.column(ColumnNames.RESOURCE_ID));
+
+    // Resources: service index and entity key.
+    TableView res = Tables.get(r, TableFiles.RESOURCES);
+    int nRes = res == null ? 0 : res.rows();
+    IntReader resKey = IntReader.of(res == null ? null : res.column(ColumnNames.KEY));
+    boolean[] allRes = new boolean[nRes];
+    Arrays.fill(allRes, true);
+    AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, allRes);
+    Scratch scratch = new Scratch();
+    Map<String, Integer> serviceIds = new HashMap<>();
+    List<String> services = new ArrayList<>();
+    int[] serviceOfRes = new int[nRes];
+    long[] entityOfRes = new long[nRes];
+    try {
+      for (int i = 0; i < nRes; i++) {
+        String name = Identity.text(resAttrs.get(i, scratch), "service.name");
+        if (name == null) {
+          name = ServiceMaps.UNKNOWN;
+        }
+        Integer id = serviceIds.get(name);
+        if (id == null) {
+          id = services.size();
+          serviceIds.put(name, id);
+          services.add(name);
+        }
+        serviceOfRes[i] = id;
+        entityOfRes[i] = resKey.getOr(i, Resource.NO_ENTITY);
+      }
+    } catch (WireException e) {
+      throw new CorruptBlockException(ref.dir(), TableFiles.RESOURCE_ATTRS, e.getMessage());
+    }
+    int unknown = -1;
+
+    long[] hi = new long[n];
+    long[] lo = new long[n];
+    long[] self = new long[n];
+    long[] up = new long[n];
+    boolean[] hasParent = new boolean[n];
+    int[] service = new int[n];
+    byte[] kind = new byte[n];
+    boolean[] counted = new boolean[n];
+    long fallback = ref.name().maxTime();
+    long[] spanKeys = new long[n];
+    int[] spanWho = new int[n];
+    long[] parentKeys = new long[n];
+    int parents = 0;
+    for (int i = 0; i < n; i++) {
+      boolean noTrace = traceId.isNull(i);
+      hi[i] = noTrace ? 0 : traceId.word(i, 0);
+      lo[i] = noTrace ? 0 : traceId.word(i, 1);
+      self[i] = key(hi[i], lo[i], spanId.isNull(i) ? 0 : spanId.word(i, 0));
+      if (!parentId.isNull(i)) {
+        hasParent[i] = true;
+        up[i] = key(hi[i], lo[i], parentId.word(i, 0));
+        parentKeys[parents++] = up[i];
+      }
+      int rs = rid.getOr(i, -1) < 0 ? -1 : rid.getInt(i);
+      int s;
+      if (rs >= 0 && rs < nRes) {
+        s = serviceOfRes[rs];
+      } else {
+        if (unknown < 0) {
+          Integer u = serviceIds.get(ServiceMaps.UNKNOWN);
+          if (u == null) {
+            u = services.size();
+            serviceIds.put(ServiceMaps.UNKNOWN, u);
+            services.add(ServiceMaps.UNKNOWN);
+          }
+          unknown = u;
+        }
+        s = unknown;
+      }
+      service[i] = s;
+      kind[i] = (byte) (kindCol.getOr(i, 0) & 7);
+      spanKeys[i] = self[i];
+      spanWho[i] = s << 3 | kind[i];
+      long time = start.getOr(i, 0);
+      if (time == 0) {
+        time = end.getOr(i, 0);
+      }
+      if (time == 0) {
+        time = fallback;
+      }
+      p.minTime = Math.min(p.minTime, time);
+      p.maxTime = Math.max(p.maxTime, time);
+      counted[i] = time >= from && time <= to;
+    }
+    Radix.sort(spanKeys, spanWho, n);
+    parentKeys = Arrays.copyOf(parentKeys, parents);
+    Radix.sort(parentKeys, null, parents);
+    parentKeys = distinct(parentKeys);
+    p.spanKeys = spanKeys;
+    p.spanWho = spanWho;
+    p.parentKeys = parentKeys;
+
+    int ns = services.size();
+    long[] cnt = new long[ns];
+    long[] err = new long[ns];
+    long[][] dur = new long[ns][];
+    int[] fill = new int[ns];
+    for (int i = 0; i < n; i++) {
+      if (counted[i]) {
+        cnt[service[i]]++;
+      }
+    }
+    for (int s = 0; s < ns; s++) {
+      dur[s] = new long[(int) cnt[s]];
+    }
+    long[][] ent = new long[ns][];
+    Map<Long, Integer> edgeIds = new HashMap<>();
+    // Edge stats are gathered in two passes: count first, then fill.
+    int[] edgeOf = new int[n];
+    Arrays.fill(edgeOf, -1);
+    List<long[]> edgeCounts = new ArrayList<>();
+    boolean[] needName = new boolean[n];
+    boolean anyName = false;
+    long countedRows = 0;
+    boolean[] entitySeen = new boolean[nRes];
+    for (int i = 0; i < n; i++) {
+      if (!counted[i]) {
+        continue;
+      }
+      countedRows++;
+      int s = service[i];
+      long d = durationCol.getOr(i, 0);
+      boolean e = status.getOr(i, 0) == ERROR;
+      dur[s][fill[s]++] = d;
+      if (e) {
+        err[s]++;
+      }
+      int rs = rid.getOr(i, -1) < 0 ? -1 : rid.getInt(i);
+      if (rs >= 0 && rs < nRes) {
+        entitySeen[rs] = true;
+      }
+      if (hasParent[i]) {
+        int at = Arrays.binarySearch(spanKeys, up[i]);
+        if (at >= 0) {
+          int ps = spanWho[at] >>> 3;
+          int pk = spanWho[at] & 7;
+          if (ps != s) {
+            boolean messaging = kind[i] == CONSUMER || pk == PRODUCER;
+            long ek = ((long) ps << 33) | ((long) s << 1) | (messaging ? 1 : 0);
+            Integer id = edgeIds.get(ek);
+            if (id == null) {
+              id = edgeCounts.size();
+              edgeIds.put(ek, id);
+              edgeCounts.add(new long[] {ps, s, messaging ? 1 : 0, 0, 0});
+            }
+            long[] c = edgeCounts.get(id);
+            c[3]++;
+            if (e) {
+              c[4]++;
+            }
+            edgeOf[i] = id;
+          }
+        } else {
+          p.orphans.add(hi[i], lo[i], up[i], s, kind[i], e, d, -1);
+        }
+      }
+      if ((kind[i] == CLIENT || kind[i] == PRODUCER) && Arrays.binarySearch(parentKeys, self[i]) < 0) {
+        needName[i] = true;
+        anyName = true;
+      }
+    }
+    p.counted = countedRows;
+    // Entities per service.
+    List<List<Long>> entLists = new ArrayList<>();
+    for (int s = 0; s < ns; s++) {
+      entLists.add(new ArrayList<>());
+    }
+    for (int rs = 0; rs < nRes; rs++) {
+      if (entitySeen[rs] && entityOfRes[rs] != Resource.NO_ENTITY) {
+        entLists.get(serviceOfRes[rs]).add(entityOfRes[rs]);
+      }
+    }
+    for (int s = 0; s < ns; s++) {
+      List<Long> l = entLists.get(s);
+      long[] a = new long[l.size()];
+      for (int k = 0; k < a.length; k++) {
+        a[k] = l.get(k);
+      }
+      Arrays.sort(a);
+      ent[s] = distinct(a);
+    }
+    for (int s = 0; s < ns; s++) {
+      Arrays.sort(dur[s]);
+    }
+    // Edge durations.
+    int ne = edgeCounts.size();
+    long[][] ed = new long[ne][];
+    int[] efill = new int[ne];
+    for (int k = 0; k < ne; k++) {
+      ed[k] = new long[(int) edgeCounts.get(k)[3]];
+    }
+    for (int i = 0; i < n; i++) {
+      if (edgeOf[i] >= 0) {
+        ed[edgeOf[i]][efill[edgeOf[i]]++] = durationCol.getOr(i, 0);
+      }
+    }
+    p.edgeFrom = new int[ne];
+    p.edgeTo = new int[ne];
+    p.edgeMessaging = new boolean[ne];
+    p.edgeCount = new long[ne];
+    p.edgeErrors = new long[ne];
+    for (int k = 0; k < ne; k++) {
+      long[] c = edgeCounts.get(k);
+      p.edgeFrom[k] = (int) c[0];
+      p.edgeTo[k] = (int) c[1];
+      p.edgeMessaging[k] = c[2] == 1;
+      p.edgeCount[k] = c[3];
+      p.edgeErrors[k] = c[4];
+      Arrays.sort(ed[k]);
+    }
+    p.edgeDurations = ed;
+
+    // Virtual names: span attributes of the childless client and producer spans only.
+    if (anyName) {
+      AttrLists spanAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), n, needName);
+      Map<String, Integer> nameIds = new HashMap<>();
+      List<String> names = new ArrayList<>();
+      try {
+        for (int i = 0; i < n; i++) {
+          if (!needName[i]) {
+            continue;
+          }
+          List<Attribute> attrs = spanAttrs.get(i, scratch);
+          String name = ServiceMaps.virtualName(attrs);
+          int nm = -1;
+          if (name != null) {
+            Integer id = nameIds.get(name);
+            if (id == null) {
+              id = names.size();
+              nameIds.put(name, id);
+              names.add(name);
+            }
+            nm = id;
+          }
+          p.callers.add(hi[i], lo[i], self[i], service[i], kind[i], status.getOr(i, 0) == ERROR,
+              durationCol.getOr(i, 0), nm);
+        }
+      } catch (WireException e) {
+        throw new CorruptBlockException(ref.dir(), TableFiles.SPAN_ATTRS, e.getMessage());
+      }
+      p.names = names.toArray(new String[0]);
+    }
+
+    // Links of counted spans.
+    TableView lt = Tables.get(r, TableFiles.SPAN_LINKS);
+    if (lt != null && lt.rows() > 0) {
+      Children ch = Children.of(IntReader.of(lt.column(ColumnNames.PARENT_ID)), lt.rows(), n, null);
+      IdReader lnTrace = IdReader.of(lt.column(ColumnNames.TRACE_ID), 16);
+      IdReader lnSpan = IdReader.of(lt.column(ColumnNames.SPAN_ID), 8);
+      for (int i = 0; i < n; i++) {
+        if (!counted[i]) {
+          continue;
+        }
+        for (int k = 0, c = ch.count(i); k < c; k++) {
+          int l = ch.row(i, k);
+          if (lnTrace.isNull(l) || lnSpan.isNull(l)) {
+            continue;
+          }
+          long h = lnTrace.word(l, 0);
+          long w = lnTrace.word(l, 1);
+          p.links.add(h, w, key(h, w, lnSpan.word(l, 0)), service[i], kind[i], status.getOr(i, 0) == ERROR,
+              durationCol.getOr(i, 0), -1);
+        }
+      }
+    }
+    p.services = services.toArray(new String[0]);
+    p.count = cnt;
+    p.errors = err;
+    p.durations = dur;
+    p.entities = ent;
+    return p;
+  }
+
+  private static long[] distinct(long[] sorted) {
+    if (sorted.length < 2) {
+      return sorted;
+    }
+    int m = 1;
+    for (int i = 1; i < sorted.length; i++) {
+      if (sorted[i] != sorted[m - 1]) {
+        sorted[m++] = sorted[i];
+      }
+    }
+    return m == sorted.length ? sorted : Arrays.copyOf(sorted, m);
+  }
+
+  /** An LSD radix sort of signed longs, carrying an int payload along (or none). */
+  static final class Radix {
+    private Radix() {}
+
+    static void sort(long[] keys, int[] payload, int n) {
+      if (n < 64) {
+        insertion(keys, payload, n);
+        return;
+      }
+      long[] k2 = new long[n];
+      int[] p2 = payload == null ? null : new int[n];
+      long[] src = keys;
+      long[] dst = k2;
+      int[] ps = payload;
+      int[] pd = p2;
+      int[] counts = new int[256];
+      for (int shift = 0; shift < 64; shift += 8) {
+        Arrays.fill(counts, 0);
+        for (int i = 0; i < n; i++) {
+          counts[digit(src[i], shift)]++;
+        }
+        if (counts[digit(src[0], shift)] == n) {
+          continue; // every key has this byte: the pass would change nothing
+        }
+        int sum = 0;
+        for (int b = 0; b < 256; b++) {
+          int c = counts[b];
+          counts[b] = sum;
+          sum += c;
+        }
+        for (int i = 0; i < n; i++) {
+          int at = counts[digit(src[i], shift)]++;
+          dst[at] = src[i];
+          if (ps != null) {
+            pd[at] = ps[i];
+          }
+        }
+        long[] tk = src;
+        src = dst;
+        dst = tk;
+        int[] tp = ps;
+        ps = pd;
+        pd = tp;
+      }
+      if (src != keys) {
+        System.arraycopy(src, 0, keys, 0, n);
+        if (payload != null) {
+          System.arraycopy(ps, 0, payload, 0, n);
+        }
+      }
+    }
+
+    /** The byte at {@code shift}, the top one with its sign flipped so negative keys sort first. */
+    private static int digit(long k, int shift) {
+      int d = (int) (k >>> shift) & 0xFF;
+      return shift == 56 ? d ^ 0x80 : d;
+    }
+
+    private static void insertion(long[] keys, int[] payload, int n) {
+      for (int i = 1; i < n; i++) {
+        long k = keys[i];
+        int v = payload == null ? 0 : payload[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] > k) {
+          keys[j + 1] = keys[j];
+          if (payload != null) {
+            payload[j + 1] = payload[j];
+          }
+          j--;
+        }
+        keys[j + 1] = k;
+        if (payload != null) {
+          payload[j + 1] = v;
+        }
+      }
+    }
+  }
+}
