@@ -35,14 +35,19 @@ import mira.query.scan.Waves;
  * The service map of a window without terms, from {@link MapPiece}s instead of rendered rows: each
  * block of the window gives its piece (kept in {@link MapPieces} for a sealed block the window
  * holds whole, read from the block's columns otherwise), the pieces' counts and sorted durations
- * are added up, and what no single block settled — a parent in another block, a client span's
- * child elsewhere, a link — is looked up by key in every piece of the window; what is still missing
- * then is looked up in the blocks outside the window that {@code trace.idx} says may hold those
- * traces (across retention, as {@link ServiceMaps} reads them). The answer is the one
- * {@link ServiceMaps} gives over the same spans, never truncated; quantiles are exact (nearest
- * rank over every duration, found by bisecting the value over the sorted arrays).
+ * are added up, and what no single block settled is looked up by key: a parent in another block
+ * or a link target in every piece of the window, then, if still missing, in the blocks outside
+ * the window that {@code trace.idx} says may hold those traces (across retention, as
+ * {@link ServiceMaps} reads them); a client or producer span's child in the parents other blocks
+ * name but do not hold, in the window's blocks and those within {@link #NEAR} of it (a call's
+ * child starts within the call, clock skew aside). The answer is the one {@link ServiceMaps}
+ * gives over the same spans, never truncated; quantiles are exact (nearest rank over every
+ * duration, found by bisecting the value over the sorted arrays).
  */
 final class ColumnarMaps {
+  /** How far outside the window a client span's child is looked for: an hour each side. */
+  static final long NEAR = 3_600_000_000_000L;
+
   private ColumnarMaps() {}
 
   static ServiceMap run(Engine engine, MapQuery q, MapPieces cache) throws IOException {
@@ -61,19 +66,29 @@ final class ColumnarMaps {
     open.resolve(window);
     int total = listed.size();
     int pruned = selected.pruned();
-    if (open.unresolved() > 0) {
+    boolean callers = open.anyCallers();
+    if (open.unresolved() > 0 || callers) {
       Sources all = engine.sources(Signal.TRACES, Long.MIN_VALUE, Long.MAX_VALUE);
       Set<Path> inWindow = new HashSet<>();
       for (BlockRef b : selected.blocks()) {
         inWindow.add(b.dir());
       }
       List<BlockRef> outside = new ArrayList<>();
+      List<BlockRef> near = new ArrayList<>();
       for (BlockRef b : all.refs()) {
         if (!inWindow.contains(b.dir())) {
           outside.add(b);
+          if (b.name().maxTime() >= from - NEAR && b.name().minTime() <= to + NEAR) {
+            near.add(b);
+          }
         }
       }
-      if (!outside.isEmpty()) {
+      if (callers && !near.isEmpty()) {
+        // A client span's child starts within the call, clock skew aside: looked for within the hour around.
+        List<MapPiece> around = reading.pieces(all, near, Long.MIN_VALUE, Long.MAX_VALUE);
+        open.resolve(around);
+      }
+      if (open.unresolved() > 0 && !outside.isEmpty()) {
         List<String> traces = open.unresolvedTraces();
         Set<Path> picked = new HashSet<>();
         List<BlockRef> more = new ArrayList<>();
@@ -122,7 +137,7 @@ final class ColumnarMaps {
         nodes.computeIfAbsent(a, x -> new Acc());
       }
     }
-    open.addTo(window, nodes, virtual, edges);
+    open.addTo(nodes, virtual, edges);
 
     List<ServiceMap.Node> outNodes = new ArrayList<>();
     TreeSet<String> names = new TreeSet<>(nodes.keySet());
@@ -207,7 +222,7 @@ final class ColumnarMaps {
             return whole;
           }
         }
-        MapPiece part = MapPiece.read(r, block, from, to);
+        MapPiece part = MapPiece.read(r, block, from, to, whole);
         rows.add(part.rows);
         return part;
       } catch (CorruptBlockException e) {
@@ -219,17 +234,20 @@ final class ColumnarMaps {
 
   /**
    * The spans the window's pieces left open, and what the lookups found for them: the parent's
-   * service and kind for an orphan, whether a caller has a child, a link target's service.
+   * service and kind for an orphan, a link target's service, whether a caller has a child in
+   * another block.
    */
   private static final class Lookups {
-    /** Per window piece, its orphans' / links' findings ({@code -1}: not found) and callers' (has a child). */
+    final List<MapPiece> window;
     final String[][] orphanParent;
     final byte[][] orphanParentKind;
-    final boolean[][] callerHasChild;
     final String[][] linkTarget;
+    /** Per window piece, which callers have a child in another block (null: none found). */
+    final boolean[][] callerHasChild;
     int unresolved;
 
     Lookups(List<MapPiece> window) {
+      this.window = window;
       int n = window.size();
       orphanParent = new String[n][];
       orphanParentKind = new byte[n][];
@@ -239,19 +257,22 @@ final class ColumnarMaps {
         MapPiece p = window.get(i);
         orphanParent[i] = new String[p.orphans.n];
         orphanParentKind[i] = new byte[p.orphans.n];
-        callerHasChild[i] = new boolean[p.callers.n];
         linkTarget[i] = new String[p.links.n];
       }
-      this.window = window;
     }
 
-    final List<MapPiece> window;
+    boolean anyCallers() {
+      for (MapPiece p : window) {
+        if (p.callerKeys.length > 0) {
+          return true;
+        }
+      }
+      return false;
+    }
 
-    /** Looks the open spans still unresolved up in {@code in}. */
+    /** Looks the orphans and links still unresolved up in {@code in}, and the callers' children. */
     void resolve(List<MapPiece> in) {
-      // One sorted query per kind of lookup: (key, where) with where = piece << 32 | index.
       Query spans = new Query();
-      Query children = new Query();
       for (int i = 0; i < window.size(); i++) {
         MapPiece p = window.get(i);
         for (int k = 0; k < p.orphans.n; k++) {
@@ -264,14 +285,8 @@ final class ColumnarMaps {
             spans.add(p.links.key[k], i, k, true);
           }
         }
-        for (int k = 0; k < p.callers.n; k++) {
-          if (!callerHasChild[i][k]) {
-            children.add(p.callers.key[k], i, k, false);
-          }
-        }
       }
       spans.sort();
-      children.sort();
       for (MapPiece p : in) {
         spans.probe(p.spanKeys, (q, at) -> {
           int who = p.spanWho[at];
@@ -285,16 +300,80 @@ final class ColumnarMaps {
             orphanParentKind[i][k] = (byte) (who & 7);
           }
         });
-        children.probe(p.parentKeys, (q, at) -> callerHasChild[q.piece()][q.index()] = true);
       }
-      unresolved = spans.left() + children.left();
+      unresolved = spans.left();
+      children(in);
+    }
+
+    /**
+     * Marks the callers a piece of {@code in} names as the parent of one of its rows whose parent
+     * it does not hold: a child in another block (a caller's own block held none).
+     */
+    private void children(List<MapPiece> in) {
+      int total = 0;
+      for (MapPiece p : in) {
+        total += p.externalParents.length;
+      }
+      if (total == 0) {
+        return;
+      }
+      long[] named = new long[total];
+      int m = 0;
+      for (MapPiece p : in) {
+        System.arraycopy(p.externalParents, 0, named, m, p.externalParents.length);
+        m += p.externalParents.length;
+      }
+      MapPiece.Radix.sort(named, null, m);
+      for (int i = 0; i < window.size(); i++) {
+        long[] keys = window.get(i).callerKeys;
+        if (keys.length == 0) {
+          continue;
+        }
+        boolean[] marks = callerHasChild[i];
+        if ((long) m * 24 < keys.length) {
+          for (long k : named) {
+            int at = java.util.Arrays.binarySearch(keys, k);
+            if (at >= 0) {
+              // Equal keys sit together: mark the run.
+              int a = at;
+              while (a > 0 && keys[a - 1] == k) {
+                a--;
+              }
+              for (; a < keys.length && keys[a] == k; a++) {
+                marks = mark(i, marks, a);
+              }
+            }
+          }
+        } else {
+          int a = 0;
+          int b = 0;
+          while (a < keys.length && b < m) {
+            if (keys[a] < named[b]) {
+              a++;
+            } else if (keys[a] > named[b]) {
+              b++;
+            } else {
+              marks = mark(i, marks, a);
+              a++;
+            }
+          }
+        }
+      }
+    }
+
+    private boolean[] mark(int piece, boolean[] marks, int at) {
+      if (marks == null) {
+        marks = callerHasChild[piece] = new boolean[window.get(piece).callerKeys.length];
+      }
+      marks[at] = true;
+      return marks;
     }
 
     int unresolved() {
       return unresolved;
     }
 
-    /** The trace ids (lowercase hex) of what is still unresolved, distinct, sorted. */
+    /** The trace ids (lowercase hex) of the orphans and links still unresolved, distinct, sorted. */
     List<String> unresolvedTraces() {
       TreeSet<String> out = new TreeSet<>();
       for (int i = 0; i < window.size(); i++) {
@@ -309,18 +388,12 @@ final class ColumnarMaps {
             out.add(hex(p.links.hi[k], p.links.lo[k]));
           }
         }
-        for (int k = 0; k < p.callers.n; k++) {
-          if (!callerHasChild[i][k]) {
-            out.add(hex(p.callers.hi[k], p.callers.lo[k]));
-          }
-        }
       }
       return new ArrayList<>(out);
     }
 
     /** Adds the edges and virtual nodes the lookups settled. */
-    void addTo(List<MapPiece> window, Map<String, Acc> nodes, Map<String, Acc> virtual,
-        Map<List<String>, Acc> edges) {
+    void addTo(Map<String, Acc> nodes, Map<String, Acc> virtual, Map<List<String>, Acc> edges) {
       for (int i = 0; i < window.size(); i++) {
         MapPiece p = window.get(i);
         MapPiece.Calls o = p.orphans;
@@ -343,20 +416,55 @@ final class ColumnarMaps {
             nodes.computeIfAbsent(target, x -> new Acc());
           }
         }
-        MapPiece.Calls c = p.callers;
-        for (int k = 0; k < c.n; k++) {
-          if (callerHasChild[i][k] || c.name[k] < 0) {
-            continue;
+        // Calls to virtual nodes: each group whole, less the callers found to have a child elsewhere.
+        boolean[] marks = callerHasChild[i];
+        int groups = p.virtualService.length;
+        long[] lessCount = new long[groups];
+        long[] lessErrors = new long[groups];
+        List<List<Long>> less = null;
+        if (marks != null) {
+          less = new ArrayList<>();
+          for (int g = 0; g < groups; g++) {
+            less.add(new ArrayList<>());
           }
-          String name = p.names[c.name[k]];
-          String service = p.services[c.service[k]];
-          if (!name.equals(service)) {
-            virtual.computeIfAbsent(name, x -> new Acc()).add(c.duration[k], c.error[k]);
-            edges.computeIfAbsent(List.of(service, name, c.kind[k] == MapPiece.PRODUCER ? "messaging" : "rpc"),
-                x -> new Acc()).add(c.duration[k], c.error[k]);
+          for (int c = 0; c < marks.length; c++) {
+            if (marks[c]) {
+              int g = p.callerGroup[c];
+              lessCount[g]++;
+              lessErrors[g] += p.callerError[c] ? 1 : 0;
+              less.get(g).add(p.callerDuration[c]);
+            }
           }
         }
+        for (int g = 0; g < groups; g++) {
+          long count = p.virtualCount[g] - lessCount[g];
+          if (count == 0) {
+            continue;
+          }
+          long[] durations = lessCount[g] == 0 ? p.virtualDurations[g] : without(p.virtualDurations[g], less.get(g));
+          long errs = p.virtualErrors[g] - lessErrors[g];
+          String name = p.virtualName[g];
+          virtual.computeIfAbsent(name, x -> new Acc()).add(count, errs, durations);
+          edges.computeIfAbsent(List.of(p.services[p.virtualService[g]], name,
+              p.virtualMessaging[g] ? "messaging" : "rpc"), x -> new Acc()).add(count, errs, durations);
+        }
       }
+    }
+
+    /** {@code sorted} less one occurrence of each of {@code out}. */
+    private static long[] without(long[] sorted, List<Long> out) {
+      long[] o = out.stream().mapToLong(Long::longValue).sorted().toArray();
+      long[] r = new long[sorted.length - o.length];
+      int j = 0;
+      int m = 0;
+      for (long v : sorted) {
+        if (j < o.length && o[j] == v) {
+          j++;
+        } else {
+          r[m++] = v;
+        }
+      }
+      return r;
     }
 
     private static String hex(long hi, long lo) {
@@ -487,32 +595,45 @@ final class ColumnarMaps {
       if (sorted.size() == 1) {
         return sorted.get(0)[(int) rank] / 1e6;
       }
+      // The answer lies between the least and the greatest of the arrays' own quantiles.
+      int k = sorted.size();
       long lo = Long.MAX_VALUE;
       long hi = Long.MIN_VALUE;
       for (long[] d : sorted) {
-        lo = Math.min(lo, d[0]);
-        hi = Math.max(hi, d[d.length - 1]);
+        long own = d[(int) Math.max(0, Math.ceil(q * d.length) - 1)];
+        lo = Math.min(lo, own);
+        hi = Math.max(hi, own);
       }
-      // The least value v with more than rank durations at most v.
+      // Bisect the value for the least v with more than rank durations at most v; each array's
+      // count is searched only between the counts at the current bounds.
+      int[] from = new int[k];
+      int[] to = new int[k];
+      for (int i = 0; i < k; i++) {
+        long[] d = sorted.get(i);
+        from[i] = upper(d, 0, d.length, lo - 1);
+        to[i] = upper(d, from[i], d.length, hi);
+      }
+      int[] at = new int[k];
       while (lo < hi) {
         long mid = (lo & hi) + ((lo ^ hi) >> 1);
         long le = 0;
-        for (long[] d : sorted) {
-          le += upper(d, mid);
+        for (int i = 0; i < k; i++) {
+          at[i] = upper(sorted.get(i), from[i], to[i], mid);
+          le += at[i];
         }
         if (le > rank) {
           hi = mid;
+          System.arraycopy(at, 0, to, 0, k);
         } else {
           lo = mid + 1;
+          System.arraycopy(at, 0, from, 0, k);
         }
       }
       return lo / 1e6;
     }
 
-    /** How many of {@code d} (sorted) are at most {@code v}. */
-    private static int upper(long[] d, long v) {
-      int a = 0;
-      int b = d.length;
+    /** How many of {@code d} (sorted) are at most {@code v}, knowing the count lies in {@code [a, b]}. */
+    private static int upper(long[] d, int a, int b, long v) {
       while (a < b) {
         int m = (a + b) >>> 1;
         if (d[m] <= v) {

@@ -29,8 +29,9 @@ import mira.query.table.Tables;
  * spans counted, errors, their durations sorted and the entities; the edges whose two ends both
  * lie in the block; and what the block cannot settle alone — spans whose parent is elsewhere,
  * client and producer spans with no child here, links. Those are joined across blocks by
- * {@link ColumnarMaps} through two sorted key arrays every piece keeps over all its rows: the
- * spans (with service and kind) and the parents.
+ * {@link ColumnarMaps} through two sorted key arrays every piece keeps: every row's (with service
+ * and kind), and the parents named by rows whose parent is not in the block — a client span has a
+ * child in another block exactly when that block names it there.
  *
  * <p>A key is a 64-bit mix of (trace id, span id): the join compares keys, not ids, so two
  * different spans of one window would have to mix to the same 64 bits to be mistaken for each
@@ -66,18 +67,36 @@ final class MapPiece {
 
   /** Counted spans whose parent is not in the block: key = (trace, parent). */
   Calls orphans = new Calls();
-  /** Counted client and producer spans no span of the block names as parent: key = (trace, span). */
-  Calls callers = new Calls();
   /** Links of counted spans: key = (linked trace, linked span). */
   Calls links = new Calls();
-  /** Virtual names {@link #callers} point at ({@link Calls#name}). */
-  String[] names = new String[0];
+
+  /**
+   * Counted client and producer spans no span of the block names as parent and whose attributes
+   * name something other than their own service: the calls to virtual nodes, if no other block
+   * holds a child either. Grouped by (service, virtual name, producer or not) with counts, errors
+   * and sorted durations as if none had a child elsewhere; and one by one, sorted by key
+   * (trace, span), with their group, so the few that do have a child elsewhere can be taken out.
+   */
+  int[] virtualService = new int[0];
+  String[] virtualName = new String[0];
+  boolean[] virtualMessaging = new boolean[0];
+  long[] virtualCount = new long[0];
+  long[] virtualErrors = new long[0];
+  long[][] virtualDurations = new long[0][];
+  long[] callerKeys = new long[0];
+  int[] callerGroup = new int[0];
+  long[] callerDuration = new long[0];
+  boolean[] callerError = new boolean[0];
 
   /** Every row's (trace, span) key, sorted, and its service and kind as {@code service << 3 | kind}. */
   long[] spanKeys = new long[0];
   int[] spanWho = new int[0];
-  /** Every row's (trace, parent) key, sorted, distinct. */
-  long[] parentKeys = new long[0];
+  /** Per resource of the block, its service (index into {@link #services}) and entity key. */
+  int[] resService = new int[0];
+  long[] resEntity = new long[0];
+
+  /** The (trace, parent) keys of every row whose parent is not in the block, sorted, distinct. */
+  long[] externalParents = new long[0];
 
   /** The least and greatest row time, and how many rows the block has and were counted. */
   long minTime = Long.MAX_VALUE;
@@ -95,10 +114,8 @@ final class MapPiece {
     byte[] kind = new byte[4];
     boolean[] error = new boolean[4];
     long[] duration = new long[4];
-    /** For callers: the index of the virtual name in {@link MapPiece#names}, or -1. */
-    int[] name = new int[4];
 
-    void add(long h, long l, long k, int s, int kd, boolean e, long d, int nm) {
+    void add(long h, long l, long k, int s, int kd, boolean e, long d) {
       if (n == key.length) {
         int c = n * 2;
         hi = Arrays.copyOf(hi, c);
@@ -108,7 +125,6 @@ final class MapPiece {
         kind = Arrays.copyOf(kind, c);
         error = Arrays.copyOf(error, c);
         duration = Arrays.copyOf(duration, c);
-        name = Arrays.copyOf(name, c);
       }
       hi[n] = h;
       lo[n] = l;
@@ -117,12 +133,11 @@ final class MapPiece {
       kind[n] = (byte) kd;
       error[n] = e;
       duration[n] = d;
-      name[n] = nm;
       n++;
     }
 
     long bytes() {
-      return 64L + key.length * 46L;
+      return 64L + key.length * 42L;
     }
   }
 
@@ -146,7 +161,8 @@ final class MapPiece {
   }
 
   private long estimate() {
-    long b = 256 + services.length * 96L + edgeFrom.length * 64L + spanKeys.length * 12L + parentKeys.length * 8L;
+    long b = 256 + resService.length * 12L + services.length * 96L + edgeFrom.length * 64L + spanKeys.length * 12L + externalParents.length * 8L
+        + callerKeys.length * 21L + virtualService.length * 96L;
     for (long[] d : durations) {
       b += 16 + d.length * 8L;
     }
@@ -156,7 +172,10 @@ final class MapPiece {
     for (long[] d : edgeDurations) {
       b += 16 + d.length * 8L;
     }
-    return b + orphans.bytes() + callers.bytes() + links.bytes() + names.length * 64L;
+    for (long[] d : virtualDurations) {
+      b += 16 + d.length * 8L;
+    }
+    return b + orphans.bytes() + links.bytes();
   }
 
   /** Whether the piece counted every row of a window {@code [from, to]} holds whole. */
@@ -166,6 +185,14 @@ final class MapPiece {
 
   /** The piece of block {@code ref} open in {@code r}, counting the rows whose time lies in {@code [from, to]}. */
   static MapPiece read(BlockReader r, BlockRef ref, long from, long to) throws CorruptBlockException {
+    return read(r, ref, from, to, null);
+  }
+
+  /**
+   * As {@link #read(BlockReader, BlockRef, long, long)}; {@code whole}, if not null, is the
+   * block's piece over every row, whose key arrays are taken instead of sorted again.
+   */
+  static MapPiece read(BlockReader r, BlockRef ref, long from, long to, MapPiece whole) throws CorruptBlockException {
     TableView t = Tables.get(r, TableFiles.SPANS);
     if (t == null || t.rows() == 0) {
       return EMPTY;
@@ -187,16 +214,27 @@ final class MapPiece {
     TableView res = Tables.get(r, TableFiles.RESOURCES);
     int nRes = res == null ? 0 : res.rows();
     IntReader resKey = IntReader.of(res == null ? null : res.column(ColumnNames.KEY));
-    boolean[] allRes = new boolean[nRes];
-    Arrays.fill(allRes, true);
-    AttrLists resAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, allRes);
     Scratch scratch = new Scratch();
     Map<String, Integer> serviceIds = new HashMap<>();
     List<String> services = new ArrayList<>();
     int[] serviceOfRes = new int[nRes];
     long[] entityOfRes = new long[nRes];
+    if (whole != null && whole.resService.length == nRes) {
+      // The whole piece read these already: same block, same resources.
+      services.addAll(List.of(whole.services));
+      for (int i = 0; i < services.size(); i++) {
+        serviceIds.put(services.get(i), i);
+      }
+      serviceOfRes = whole.resService;
+      entityOfRes = whole.resEntity;
+      nRes = serviceOfRes.length;
+    }
+    boolean[] allRes = new boolean[nRes];
+    Arrays.fill(allRes, whole == null);
+    AttrLists resAttrs = whole != null ? null
+        : new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, allRes);
     try {
-      for (int i = 0; i < nRes; i++) {
+      for (int i = 0; resAttrs != null && i < nRes; i++) {
         String name = Identity.text(resAttrs.get(i, scratch), "service.name");
         if (name == null) {
           name = ServiceMaps.UNKNOWN;
@@ -214,6 +252,8 @@ final class MapPiece {
       throw new CorruptBlockException(ref.dir(), TableFiles.RESOURCE_ATTRS, e.getMessage());
     }
     int unknown = -1;
+    p.resService = serviceOfRes;
+    p.resEntity = entityOfRes;
 
     long[] hi = new long[n];
     long[] lo = new long[n];
@@ -224,8 +264,8 @@ final class MapPiece {
     byte[] kind = new byte[n];
     boolean[] counted = new boolean[n];
     long fallback = ref.name().maxTime();
-    long[] spanKeys = new long[n];
-    int[] spanWho = new int[n];
+    long[] spanKeys = whole == null ? new long[n] : null;
+    int[] spanWho = whole == null ? new int[n] : null;
     long[] parentKeys = new long[n];
     int parents = 0;
     for (int i = 0; i < n; i++) {
@@ -236,7 +276,9 @@ final class MapPiece {
       if (!parentId.isNull(i)) {
         hasParent[i] = true;
         up[i] = key(hi[i], lo[i], parentId.word(i, 0));
-        parentKeys[parents++] = up[i];
+        if (whole == null) {
+          parentKeys[parents++] = up[i];
+        }
       }
       int rs = rid.getOr(i, -1) < 0 ? -1 : rid.getInt(i);
       int s;
@@ -256,8 +298,10 @@ final class MapPiece {
       }
       service[i] = s;
       kind[i] = (byte) (kindCol.getOr(i, 0) & 7);
-      spanKeys[i] = self[i];
-      spanWho[i] = s << 3 | kind[i];
+      if (whole == null) {
+        spanKeys[i] = self[i];
+        spanWho[i] = s << 3 | kind[i];
+      }
       long time = start.getOr(i, 0);
       if (time == 0) {
         time = end.getOr(i, 0);
@@ -269,13 +313,26 @@ final class MapPiece {
       p.maxTime = Math.max(p.maxTime, time);
       counted[i] = time >= from && time <= to;
     }
-    Radix.sort(spanKeys, spanWho, n);
     parentKeys = Arrays.copyOf(parentKeys, parents);
     Radix.sort(parentKeys, null, parents);
     parentKeys = distinct(parentKeys);
+    if (whole == null) {
+      Radix.sort(spanKeys, spanWho, n);
+      long[] ext = new long[parentKeys.length];
+      int m = 0;
+      for (long k : parentKeys) {
+        if (Arrays.binarySearch(spanKeys, k) < 0) {
+          ext[m++] = k;
+        }
+      }
+      p.externalParents = Arrays.copyOf(ext, m);
+    } else {
+      spanKeys = whole.spanKeys;
+      spanWho = whole.spanWho;
+      p.externalParents = whole.externalParents;
+    }
     p.spanKeys = spanKeys;
     p.spanWho = spanWho;
-    p.parentKeys = parentKeys;
 
     int ns = services.size();
     long[] cnt = new long[ns];
@@ -338,10 +395,12 @@ final class MapPiece {
             edgeOf[i] = id;
           }
         } else {
-          p.orphans.add(hi[i], lo[i], up[i], s, kind[i], e, d, -1);
+          p.orphans.add(hi[i], lo[i], up[i], s, kind[i], e, d);
         }
       }
-      if ((kind[i] == CLIENT || kind[i] == PRODUCER) && Arrays.binarySearch(parentKeys, self[i]) < 0) {
+      // Childless here: no row names it as parent (with the whole piece: it is one of its callers).
+      if ((kind[i] == CLIENT || kind[i] == PRODUCER) && (whole == null ? Arrays.binarySearch(parentKeys, self[i]) < 0
+          : Arrays.binarySearch(whole.callerKeys, self[i]) >= 0)) {
         needName[i] = true;
         anyName = true;
       }
@@ -399,33 +458,102 @@ final class MapPiece {
 
     // Virtual names: span attributes of the childless client and producer spans only.
     if (anyName) {
-      AttrLists spanAttrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), n, needName);
-      Map<String, Integer> nameIds = new HashMap<>();
-      List<String> names = new ArrayList<>();
+      // With the whole piece at hand, its callers already carry their names: no attribute is read.
+      AttrLists spanAttrs = whole != null ? null
+          : new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), n, needName);
+      Map<List<Object>, Integer> groupIds = new HashMap<>();
+      List<long[]> groupStats = new ArrayList<>(); // service, producer, count, errors
+      List<String> groupNames = new ArrayList<>();
+      int callers = 0;
+      long[] keys = new long[16];
+      int[] group = new int[16];
+      long[] durs = new long[16];
+      boolean[] errs = new boolean[16];
       try {
         for (int i = 0; i < n; i++) {
           if (!needName[i]) {
             continue;
           }
-          List<Attribute> attrs = spanAttrs.get(i, scratch);
-          String name = ServiceMaps.virtualName(attrs);
-          int nm = -1;
-          if (name != null) {
-            Integer id = nameIds.get(name);
-            if (id == null) {
-              id = names.size();
-              nameIds.put(name, id);
-              names.add(name);
-            }
-            nm = id;
+          String name;
+          if (spanAttrs != null) {
+            name = ServiceMaps.virtualName(spanAttrs.get(i, scratch));
+          } else {
+            int at = Arrays.binarySearch(whole.callerKeys, self[i]);
+            name = at < 0 ? null : whole.virtualName[whole.callerGroup[at]];
           }
-          p.callers.add(hi[i], lo[i], self[i], service[i], kind[i], status.getOr(i, 0) == ERROR,
-              durationCol.getOr(i, 0), nm);
+          if (name == null || name.equals(services.get(service[i]))) {
+            continue;
+          }
+          boolean producer = kind[i] == PRODUCER;
+          List<Object> gk = List.of(service[i], name, producer);
+          Integer g = groupIds.get(gk);
+          if (g == null) {
+            g = groupStats.size();
+            groupIds.put(gk, g);
+            groupStats.add(new long[] {service[i], producer ? 1 : 0, 0, 0});
+            groupNames.add(name);
+          }
+          boolean e = status.getOr(i, 0) == ERROR;
+          long[] st = groupStats.get(g);
+          st[2]++;
+          if (e) {
+            st[3]++;
+          }
+          if (callers == keys.length) {
+            int c = callers * 2;
+            keys = Arrays.copyOf(keys, c);
+            group = Arrays.copyOf(group, c);
+            durs = Arrays.copyOf(durs, c);
+            errs = Arrays.copyOf(errs, c);
+          }
+          keys[callers] = self[i];
+          group[callers] = g;
+          durs[callers] = durationCol.getOr(i, 0);
+          errs[callers] = e;
+          callers++;
         }
       } catch (WireException e) {
         throw new CorruptBlockException(ref.dir(), TableFiles.SPAN_ATTRS, e.getMessage());
       }
-      p.names = names.toArray(new String[0]);
+      int ng = groupStats.size();
+      p.virtualService = new int[ng];
+      p.virtualName = groupNames.toArray(new String[0]);
+      p.virtualMessaging = new boolean[ng];
+      p.virtualCount = new long[ng];
+      p.virtualErrors = new long[ng];
+      p.virtualDurations = new long[ng][];
+      int[] gfill = new int[ng];
+      for (int g = 0; g < ng; g++) {
+        long[] st = groupStats.get(g);
+        p.virtualService[g] = (int) st[0];
+        p.virtualMessaging[g] = st[1] == 1;
+        p.virtualCount[g] = st[2];
+        p.virtualErrors[g] = st[3];
+        p.virtualDurations[g] = new long[(int) st[2]];
+      }
+      for (int c = 0; c < callers; c++) {
+        p.virtualDurations[group[c]][gfill[group[c]]++] = durs[c];
+      }
+      for (long[] d : p.virtualDurations) {
+        Arrays.sort(d);
+      }
+      // One by one, by key.
+      int[] order = new int[callers];
+      for (int c = 0; c < callers; c++) {
+        order[c] = c;
+      }
+      long[] sortedKeys = Arrays.copyOf(keys, callers);
+      Radix.sort(sortedKeys, order, callers);
+      p.callerKeys = sortedKeys;
+      p.callerGroup = new int[callers];
+      p.callerDuration = new long[callers];
+      p.callerError = new boolean[callers];
+      for (int c = 0; c < callers; c++) {
+        int o = order[c];
+        p.callerGroup[c] = group[o];
+        p.callerDuration[c] = durs[o];
+        p.callerError[c] = errs[o];
+      }
     }
 
     // Links of counted spans.
@@ -446,7 +574,7 @@ final class MapPiece {
           long h = lnTrace.word(l, 0);
           long w = lnTrace.word(l, 1);
           p.links.add(h, w, key(h, w, lnSpan.word(l, 0)), service[i], kind[i], status.getOr(i, 0) == ERROR,
-              durationCol.getOr(i, 0), -1);
+              durationCol.getOr(i, 0));
         }
       }
     }
