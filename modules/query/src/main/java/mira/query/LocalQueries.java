@@ -69,7 +69,7 @@ import org.apache.arrow.memory.RootAllocator;
  * process should open a data directory once and share the instance.
  *
  * <p>One daemon thread ({@code mira-query-housekeeping}) closes blocks left idle, removed or
- * compacted (every 15 s), with the service-map pieces of blocks removed or replaced, and drops
+ * compacted (every 15 s), with the map pieces and census times of blocks removed or replaced, and drops
  * cached sidecars of blocks retention removed (every minute).
  *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
@@ -106,6 +106,7 @@ public final class LocalQueries implements AutoCloseable {
     h.scheduleWithFixedDelay(() -> housekeep("closing idle blocks", () -> {
       readers.sweep();
       ServiceMaps.sweep();
+      Census.sweep();
     }),
         SWEEP_READERS.toNanos(), SWEEP_READERS.toNanos(), TimeUnit.NANOSECONDS);
     h.scheduleWithFixedDelay(() -> housekeep("reconciling the sidecar cache", () -> pruning.sweep(dataDir)),
