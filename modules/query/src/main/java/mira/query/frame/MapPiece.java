@@ -459,8 +459,13 @@ final class MapPiece {
     // Virtual names: span attributes of the childless client and producer spans only.
     if (anyName) {
       // With the whole piece at hand, its callers already carry their names: no attribute is read.
-      AttrLists spanAttrs = whole != null ? null
-          : new AttrLists(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), n, needName);
+      String[] named;
+      try {
+        named = whole != null ? null
+            : virtualNames(AttrTable.of(Tables.get(r, TableFiles.SPAN_ATTRS)), n, needName, scratch);
+      } catch (WireException e) {
+        throw new CorruptBlockException(ref.dir(), TableFiles.SPAN_ATTRS, e.getMessage());
+      }
       Map<List<Object>, Integer> groupIds = new HashMap<>();
       List<long[]> groupStats = new ArrayList<>(); // service, producer, count, errors
       List<String> groupNames = new ArrayList<>();
@@ -469,51 +474,47 @@ final class MapPiece {
       int[] group = new int[16];
       long[] durs = new long[16];
       boolean[] errs = new boolean[16];
-      try {
-        for (int i = 0; i < n; i++) {
-          if (!needName[i]) {
-            continue;
-          }
-          String name;
-          if (spanAttrs != null) {
-            name = ServiceMaps.virtualName(spanAttrs.get(i, scratch));
-          } else {
-            int at = Arrays.binarySearch(whole.callerKeys, self[i]);
-            name = at < 0 ? null : whole.virtualName[whole.callerGroup[at]];
-          }
-          if (name == null || name.equals(services.get(service[i]))) {
-            continue;
-          }
-          boolean producer = kind[i] == PRODUCER;
-          List<Object> gk = List.of(service[i], name, producer);
-          Integer g = groupIds.get(gk);
-          if (g == null) {
-            g = groupStats.size();
-            groupIds.put(gk, g);
-            groupStats.add(new long[] {service[i], producer ? 1 : 0, 0, 0});
-            groupNames.add(name);
-          }
-          boolean e = status.getOr(i, 0) == ERROR;
-          long[] st = groupStats.get(g);
-          st[2]++;
-          if (e) {
-            st[3]++;
-          }
-          if (callers == keys.length) {
-            int c = callers * 2;
-            keys = Arrays.copyOf(keys, c);
-            group = Arrays.copyOf(group, c);
-            durs = Arrays.copyOf(durs, c);
-            errs = Arrays.copyOf(errs, c);
-          }
-          keys[callers] = self[i];
-          group[callers] = g;
-          durs[callers] = durationCol.getOr(i, 0);
-          errs[callers] = e;
-          callers++;
+      for (int i = 0; i < n; i++) {
+        if (!needName[i]) {
+          continue;
         }
-      } catch (WireException e) {
-        throw new CorruptBlockException(ref.dir(), TableFiles.SPAN_ATTRS, e.getMessage());
+        String name;
+        if (named != null) {
+          name = named[i];
+        } else {
+          int at = Arrays.binarySearch(whole.callerKeys, self[i]);
+          name = at < 0 ? null : whole.virtualName[whole.callerGroup[at]];
+        }
+        if (name == null || name.equals(services.get(service[i]))) {
+          continue;
+        }
+        boolean producer = kind[i] == PRODUCER;
+        List<Object> gk = List.of(service[i], name, producer);
+        Integer g = groupIds.get(gk);
+        if (g == null) {
+          g = groupStats.size();
+          groupIds.put(gk, g);
+          groupStats.add(new long[] {service[i], producer ? 1 : 0, 0, 0});
+          groupNames.add(name);
+        }
+        boolean e = status.getOr(i, 0) == ERROR;
+        long[] st = groupStats.get(g);
+        st[2]++;
+        if (e) {
+          st[3]++;
+        }
+        if (callers == keys.length) {
+          int c = callers * 2;
+          keys = Arrays.copyOf(keys, c);
+          group = Arrays.copyOf(group, c);
+          durs = Arrays.copyOf(durs, c);
+          errs = Arrays.copyOf(errs, c);
+        }
+        keys[callers] = self[i];
+        group[callers] = g;
+        durs[callers] = durationCol.getOr(i, 0);
+        errs[callers] = e;
+        callers++;
       }
       int ng = groupStats.size();
       p.virtualService = new int[ng];
@@ -584,6 +585,69 @@ final class MapPiece {
     p.durations = dur;
     p.entities = ent;
     return p;
+  }
+
+  /** The attribute keys {@link ServiceMaps#virtualName} reads. */
+  private static final String[] NAME_KEYS = {"peer.service", "db.system", "db.system.name", "db.namespace", "db.name",
+      "messaging.system", "messaging.destination.name", "server.address"};
+
+  /**
+   * The virtual names of the rows {@code need} marks, in one pass over the attribute table that
+   * looks only at the keys {@link ServiceMaps#virtualName} reads (per row and key, the last one
+   * with a scalar value, as it would find it), decoding nothing else.
+   */
+  private static String[] virtualNames(AttrTable t, int n, boolean[] need, Scratch s) throws WireException {
+    String[] out = new String[n];
+    if (t.rows() == 0) {
+      return out;
+    }
+    int nk = NAME_KEYS.length;
+    boolean[][] entries = new boolean[nk][];
+    boolean any = false;
+    for (int k = 0; k < nk; k++) {
+      entries[k] = t.key().entriesEqualTo(NAME_KEYS[k].getBytes(java.nio.charset.StandardCharsets.UTF_8), s);
+      any |= entries[k] != null;
+    }
+    if (!any) {
+      return out;
+    }
+    int[][] last = new int[nk][];
+    IntReader parent = t.parent();
+    for (int j = 0; j < t.rows(); j++) {
+      int p = parent.getInt(j);
+      if (p < 0 || p >= n || !need[p] || t.key().isNull(j)) {
+        continue;
+      }
+      int e = t.key().index(j);
+      for (int k = 0; k < nk; k++) {
+        if (entries[k] != null && entries[k][e] && scalar(t.type(j))) {
+          if (last[k] == null) {
+            last[k] = new int[n];
+            Arrays.fill(last[k], -1);
+          }
+          last[k][p] = j;
+        }
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      if (!need[p]) {
+        continue;
+      }
+      List<Attribute> found = new ArrayList<>(2);
+      for (int k = 0; k < nk; k++) {
+        if (last[k] != null && last[k][p] >= 0) {
+          found.add(new Attribute(NAME_KEYS[k], mira.query.rows.StoredValues.attr(t, last[k][p], s)));
+        }
+      }
+      out[p] = found.isEmpty() ? null : ServiceMaps.virtualName(found);
+    }
+    return out;
+  }
+
+  private static boolean scalar(int type) {
+    return type == mira.block.table.Attributes.TYPE_STR || type == mira.block.table.Attributes.TYPE_INT
+        || type == mira.block.table.Attributes.TYPE_DOUBLE || type == mira.block.table.Attributes.TYPE_BOOL
+        || type == mira.block.table.Attributes.TYPE_BYTES;
   }
 
   private static long[] distinct(long[] sorted) {
