@@ -212,6 +212,15 @@ final class ColumnarMaps {
       if (whole != null && whole.wholeIn(from, to)) {
         return whole;
       }
+      try {
+        // A block the window cuts, read before: counted from its kept rows, the block unopened.
+        MapPiece.Rows kept = whole == null ? null : cache.rows(key);
+        if (kept != null) {
+          return MapPiece.count(kept, from, to, whole, null, block);
+        }
+      } catch (CorruptBlockException e) {
+        throw new IllegalStateException("counting kept rows reads no block", e);
+      }
       try (BlockReader r = engine.open(sources, block)) {
         scanned.incrementAndGet();
         if (whole == null) {
@@ -222,9 +231,13 @@ final class ColumnarMaps {
             return whole;
           }
         }
-        MapPiece part = MapPiece.read(r, block, from, to, whole);
-        rows.add(part.rows);
-        return part;
+        MapPiece.Rows cut = MapPiece.rows(r, block, whole);
+        if (cut == null) {
+          return whole;
+        }
+        rows.add(cut.n);
+        cache.putRows(key, cut);
+        return MapPiece.count(cut, from, to, whole, r, block);
       } catch (CorruptBlockException e) {
         refused.add(new Refused(engine.name(block), e.getMessage()));
         return null;

@@ -193,13 +193,55 @@ final class MapPiece {
    * block's piece over every row, whose key arrays are taken instead of sorted again.
    */
   static MapPiece read(BlockReader r, BlockRef ref, long from, long to, MapPiece whole) throws CorruptBlockException {
+    Rows rows = rows(r, ref, whole);
+    return rows == null ? EMPTY : count(rows, from, to, whole, r, ref);
+  }
+
+  /** A block's rows as a map counts them, read once from its columns: what {@link #count} works from. */
+  static final class Rows {
+    int n;
+    long[] hi;
+    long[] lo;
+    long[] self;
+    long[] up;
+    boolean[] hasParent;
+    int[] service;
+    int[] res;
+    byte[] kind;
+    boolean[] error;
+    long[] duration;
+    long[] time;
+    long minTime = Long.MAX_VALUE;
+    long maxTime = Long.MIN_VALUE;
+    List<String> services;
+    int[] serviceOfRes;
+    long[] entityOfRes;
+    /** Read without a whole piece only: row keys (sorted, with who), parent keys (sorted, distinct), external parents. */
+    long[] spanKeys;
+    int[] spanWho;
+    long[] parentKeys;
+    long[] externalParents;
+    /** Links: the row, the linked trace (two words) and the key of the linked span. */
+    int links;
+    int[] linkRow = new int[0];
+    long[] linkHi = new long[0];
+    long[] linkLo = new long[0];
+    long[] linkKey = new long[0];
+
+    long bytes() {
+      return 256 + n * 63L + links * 28L + serviceOfRes.length * 12L + services.size() * 96L;
+    }
+  }
+
+  /** Reads the rows of the block open in {@code r}; null if it has none. */
+  static Rows rows(BlockReader r, BlockRef ref, MapPiece whole) throws CorruptBlockException {
     TableView t = Tables.get(r, TableFiles.SPANS);
     if (t == null || t.rows() == 0) {
-      return EMPTY;
+      return null;
     }
     int n = t.rows();
-    MapPiece p = new MapPiece();
-    p.rows = n;
+    Rows rows = new Rows();
+    rows.n = n;
     IdReader traceId = IdReader.of(t.column(ColumnNames.TRACE_ID), 16);
     IdReader spanId = IdReader.of(t.column(ColumnNames.SPAN_ID), 8);
     IdReader parentId = IdReader.of(t.column(ColumnNames.PARENT_SPAN_ID), 8);
@@ -252,8 +294,8 @@ final class MapPiece {
       throw new CorruptBlockException(ref.dir(), TableFiles.RESOURCE_ATTRS, e.getMessage());
     }
     int unknown = -1;
-    p.resService = serviceOfRes;
-    p.resEntity = entityOfRes;
+    rows.serviceOfRes = serviceOfRes;
+    rows.entityOfRes = entityOfRes;
 
     long[] hi = new long[n];
     long[] lo = new long[n];
@@ -261,8 +303,11 @@ final class MapPiece {
     long[] up = new long[n];
     boolean[] hasParent = new boolean[n];
     int[] service = new int[n];
+    int[] resOf = new int[n];
     byte[] kind = new byte[n];
-    boolean[] counted = new boolean[n];
+    boolean[] error = new boolean[n];
+    long[] duration = new long[n];
+    long[] times = new long[n];
     long fallback = ref.name().maxTime();
     long[] spanKeys = whole == null ? new long[n] : null;
     int[] spanWho = whole == null ? new int[n] : null;
@@ -281,6 +326,9 @@ final class MapPiece {
         }
       }
       int rs = rid.getOr(i, -1) < 0 ? -1 : rid.getInt(i);
+      resOf[i] = rs;
+      error[i] = status.getOr(i, 0) == ERROR;
+      duration[i] = durationCol.getOr(i, 0);
       int s;
       if (rs >= 0 && rs < nRes) {
         s = serviceOfRes[rs];
@@ -309,9 +357,9 @@ final class MapPiece {
       if (time == 0) {
         time = fallback;
       }
-      p.minTime = Math.min(p.minTime, time);
-      p.maxTime = Math.max(p.maxTime, time);
-      counted[i] = time >= from && time <= to;
+      rows.minTime = Math.min(rows.minTime, time);
+      rows.maxTime = Math.max(rows.maxTime, time);
+      times[i] = time;
     }
     parentKeys = Arrays.copyOf(parentKeys, parents);
     Radix.sort(parentKeys, null, parents);
@@ -325,14 +373,92 @@ final class MapPiece {
           ext[m++] = k;
         }
       }
-      p.externalParents = Arrays.copyOf(ext, m);
-    } else {
-      spanKeys = whole.spanKeys;
-      spanWho = whole.spanWho;
-      p.externalParents = whole.externalParents;
+      rows.externalParents = Arrays.copyOf(ext, m);
+      rows.spanKeys = spanKeys;
+      rows.spanWho = spanWho;
+      rows.parentKeys = parentKeys;
     }
+    rows.hi = hi;
+    rows.lo = lo;
+    rows.self = self;
+    rows.up = up;
+    rows.hasParent = hasParent;
+    rows.service = service;
+    rows.res = resOf;
+    rows.kind = kind;
+    rows.error = error;
+    rows.duration = duration;
+    rows.time = times;
+    rows.services = services;
+
+    // Links.
+    TableView lt = Tables.get(r, TableFiles.SPAN_LINKS);
+    if (lt != null && lt.rows() > 0) {
+      Children ch = Children.of(IntReader.of(lt.column(ColumnNames.PARENT_ID)), lt.rows(), n, null);
+      IdReader lnTrace = IdReader.of(lt.column(ColumnNames.TRACE_ID), 16);
+      IdReader lnSpan = IdReader.of(lt.column(ColumnNames.SPAN_ID), 8);
+      int m = 0;
+      int cap = lt.rows();
+      rows.linkRow = new int[cap];
+      rows.linkHi = new long[cap];
+      rows.linkLo = new long[cap];
+      rows.linkKey = new long[cap];
+      for (int i = 0; i < n; i++) {
+        for (int k = 0, c = ch.count(i); k < c; k++) {
+          int l = ch.row(i, k);
+          if (lnTrace.isNull(l) || lnSpan.isNull(l) || m == cap) {
+            continue;
+          }
+          long h = lnTrace.word(l, 0);
+          long w = lnTrace.word(l, 1);
+          rows.linkRow[m] = i;
+          rows.linkHi[m] = h;
+          rows.linkLo[m] = w;
+          rows.linkKey[m] = key(h, w, lnSpan.word(l, 0));
+          m++;
+        }
+      }
+      rows.links = m;
+    }
+    return rows;
+  }
+
+  /**
+   * The piece counting the rows of {@code rows} whose time lies in {@code [from, to]}. Without a
+   * whole piece, {@code r} is the block (open) whose span attributes name the virtual nodes; with
+   * one, its key arrays, callers and names are taken and {@code r} is not used (may be null).
+   */
+  static MapPiece count(Rows rows, long from, long to, MapPiece whole, BlockReader r, BlockRef ref)
+      throws CorruptBlockException {
+    int n = rows.n;
+    MapPiece p = new MapPiece();
+    p.rows = n;
+    p.minTime = rows.minTime;
+    p.maxTime = rows.maxTime;
+    p.resService = rows.serviceOfRes;
+    p.resEntity = rows.entityOfRes;
+    long[] spanKeys = whole == null ? rows.spanKeys : whole.spanKeys;
+    int[] spanWho = whole == null ? rows.spanWho : whole.spanWho;
+    long[] parentKeys = rows.parentKeys;
+    p.externalParents = whole == null ? rows.externalParents : whole.externalParents;
     p.spanKeys = spanKeys;
     p.spanWho = spanWho;
+    long[] hi = rows.hi;
+    long[] lo = rows.lo;
+    long[] self = rows.self;
+    long[] up = rows.up;
+    boolean[] hasParent = rows.hasParent;
+    int[] service = rows.service;
+    byte[] kind = rows.kind;
+    List<String> services = rows.services;
+    int[] serviceOfRes = rows.serviceOfRes;
+    long[] entityOfRes = rows.entityOfRes;
+    int nRes = serviceOfRes.length;
+    Scratch scratch = new Scratch();
+    boolean[] counted = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      counted[i] = rows.time[i] >= from && rows.time[i] <= to;
+    }
 
     int ns = services.size();
     long[] cnt = new long[ns];
@@ -363,13 +489,13 @@ final class MapPiece {
       }
       countedRows++;
       int s = service[i];
-      long d = durationCol.getOr(i, 0);
-      boolean e = status.getOr(i, 0) == ERROR;
+      long d = rows.duration[i];
+      boolean e = rows.error[i];
       dur[s][fill[s]++] = d;
       if (e) {
         err[s]++;
       }
-      int rs = rid.getOr(i, -1) < 0 ? -1 : rid.getInt(i);
+      int rs = rows.res[i];
       if (rs >= 0 && rs < nRes) {
         entitySeen[rs] = true;
       }
@@ -437,7 +563,7 @@ final class MapPiece {
     }
     for (int i = 0; i < n; i++) {
       if (edgeOf[i] >= 0) {
-        ed[edgeOf[i]][efill[edgeOf[i]]++] = durationCol.getOr(i, 0);
+        ed[edgeOf[i]][efill[edgeOf[i]]++] = rows.duration[i];
       }
     }
     p.edgeFrom = new int[ne];
@@ -497,7 +623,7 @@ final class MapPiece {
           groupStats.add(new long[] {service[i], producer ? 1 : 0, 0, 0});
           groupNames.add(name);
         }
-        boolean e = status.getOr(i, 0) == ERROR;
+        boolean e = rows.error[i];
         long[] st = groupStats.get(g);
         st[2]++;
         if (e) {
@@ -512,7 +638,7 @@ final class MapPiece {
         }
         keys[callers] = self[i];
         group[callers] = g;
-        durs[callers] = durationCol.getOr(i, 0);
+        durs[callers] = rows.duration[i];
         errs[callers] = e;
         callers++;
       }
@@ -558,25 +684,11 @@ final class MapPiece {
     }
 
     // Links of counted spans.
-    TableView lt = Tables.get(r, TableFiles.SPAN_LINKS);
-    if (lt != null && lt.rows() > 0) {
-      Children ch = Children.of(IntReader.of(lt.column(ColumnNames.PARENT_ID)), lt.rows(), n, null);
-      IdReader lnTrace = IdReader.of(lt.column(ColumnNames.TRACE_ID), 16);
-      IdReader lnSpan = IdReader.of(lt.column(ColumnNames.SPAN_ID), 8);
-      for (int i = 0; i < n; i++) {
-        if (!counted[i]) {
-          continue;
-        }
-        for (int k = 0, c = ch.count(i); k < c; k++) {
-          int l = ch.row(i, k);
-          if (lnTrace.isNull(l) || lnSpan.isNull(l)) {
-            continue;
-          }
-          long h = lnTrace.word(l, 0);
-          long w = lnTrace.word(l, 1);
-          p.links.add(h, w, key(h, w, lnSpan.word(l, 0)), service[i], kind[i], status.getOr(i, 0) == ERROR,
-              durationCol.getOr(i, 0));
-        }
+    for (int l = 0; l < rows.links; l++) {
+      int i = rows.linkRow[l];
+      if (counted[i]) {
+        p.links.add(rows.linkHi[l], rows.linkLo[l], rows.linkKey[l], service[i], kind[i], rows.error[i],
+            rows.duration[i]);
       }
     }
     p.services = services.toArray(new String[0]);

@@ -20,6 +20,12 @@ import java.util.Map;
  * durations per service and per edge), so the default holds some seven million spans.
  * {@link #sweep} drops the pieces of blocks whose directory is gone (retention) or was replaced;
  * the query housekeeping runs it with the open-block sweep.
+ *
+ * <p>For a block a window cuts (its piece counts only the rows in the window, so it is made per
+ * request), the rows the piece is counted from — ids as keys, service, kind, status, duration,
+ * time; about 63 bytes a span — are kept too, within their own budget
+ * ({@link #DEFAULT_MAX_ROW_BYTES}, 64 MiB: the few blocks at the ends of the windows asked for), so
+ * such a piece is counted from memory rather than the block's columns.
  */
 final class MapPieces {
   static final long DEFAULT_MAX_BYTES = 256L << 20;
@@ -27,12 +33,43 @@ final class MapPieces {
   /** The process's pieces. */
   static final MapPieces SHARED = new MapPieces(Math.min(DEFAULT_MAX_BYTES, Runtime.getRuntime().maxMemory() / 8));
 
+  /** The budget of the rows kept for blocks a window cut, by default. */
+  static final long DEFAULT_MAX_ROW_BYTES = 64L << 20;
+
   private final long maxBytes;
   private final Map<Object, MapPiece> cache = new LinkedHashMap<>(256, 0.75f, true);
   private long bytes;
+  private final long maxRowBytes;
+  private final Map<Object, MapPiece.Rows> rows = new LinkedHashMap<>(16, 0.75f, true);
+  private long rowBytes;
 
   MapPieces(long maxBytes) {
+    this(maxBytes, Math.min(DEFAULT_MAX_ROW_BYTES, maxBytes / 4));
+  }
+
+  MapPieces(long maxBytes, long maxRowBytes) {
     this.maxBytes = maxBytes;
+    this.maxRowBytes = maxRowBytes;
+  }
+
+  /** The rows kept for a block that windows cut, or null. */
+  synchronized MapPiece.Rows rows(Object key) {
+    return key == null ? null : rows.get(key);
+  }
+
+  /** Keeps the rows of a block a window cut, least recently used dropped past their own budget. */
+  synchronized void putRows(Object key, MapPiece.Rows r) {
+    long b = r.bytes();
+    if (key == null || b > maxRowBytes) {
+      return;
+    }
+    MapPiece.Rows old = rows.put(key, r);
+    rowBytes += b - (old == null ? 0 : old.bytes());
+    Iterator<MapPiece.Rows> it = rows.values().iterator();
+    while (rowBytes > maxRowBytes && it.hasNext()) {
+      rowBytes -= it.next().bytes();
+      it.remove();
+    }
   }
 
   synchronized MapPiece get(Object key) {
@@ -66,6 +103,7 @@ final class MapPieces {
     List<Object> keys;
     synchronized (this) {
       keys = new ArrayList<>(cache.keySet());
+      keys.addAll(rows.keySet());
     }
     for (Object k : keys) {
       Path dir = Path.of((String) ((List<?>) k).get(0));
@@ -75,6 +113,10 @@ final class MapPieces {
           if (p != null) {
             bytes -= p.bytes();
           }
+          MapPiece.Rows r = rows.remove(k);
+          if (r != null) {
+            rowBytes -= r.bytes();
+          }
         }
       }
     }
@@ -82,6 +124,10 @@ final class MapPieces {
 
   synchronized int size() {
     return cache.size();
+  }
+
+  synchronized int rowsKept() {
+    return rows.size();
   }
 
   synchronized long bytes() {

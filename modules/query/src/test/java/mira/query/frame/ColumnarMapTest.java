@@ -135,6 +135,7 @@ class ColumnarMapTest {
         blocks.add(Blocks.publish(dir, Signal.TRACES, "n", b + 1, ServiceMapOracleTest.request(part), T0));
       }
       MapPiece[] pieces = new MapPiece[3];
+      MapPiece.Rows[] rows = new MapPiece.Rows[3];
       try (BufferAllocator allocator = new RootAllocator();
           OpenBlockCache readers = new OpenBlockCache(allocator, 4, java.time.Duration.ZERO)) {
         Engine engine = new Engine(dir.toAbsolutePath(), allocator, Pruning.byNameOnly(), new ScanThreads(0),
@@ -144,12 +145,14 @@ class ColumnarMapTest {
           int i = blocks.indexOf(ref.dir());
           try (var r = engine.open(sources, ref)) {
             pieces[i] = MapPiece.read(r, ref, Long.MIN_VALUE, Long.MAX_VALUE);
+            rows[i] = MapPiece.rows(r, ref, pieces[i]);
           }
         }
       }
       long one = pieces[0].bytes();
       assertThat(one).isGreaterThan(50 * 20L);
-      MapPieces cache = new MapPieces(2 * one + one / 2);
+      long oneRows = rows[0].bytes();
+      MapPieces cache = new MapPieces(2 * one + one / 2, oneRows + oneRows / 2);
       Object[] keys = new Object[3];
       for (int i = 0; i < 3; i++) {
         keys[i] = BlockTallies.key(blocks.get(i));
@@ -163,6 +166,12 @@ class ColumnarMapTest {
       assertThat(cache.get(keys[0])).isSameAs(pieces[0]);
       assertThat(cache.get(keys[2])).isSameAs(pieces[2]);
       assertThat(cache.bytes()).isEqualTo(pieces[0].bytes() + pieces[2].bytes());
+      // Kept rows have their own budget: one block's fits, a second drops the first.
+      cache.putRows(keys[0], rows[0]);
+      cache.putRows(keys[2], rows[2]);
+      assertThat(cache.rowsKept()).isEqualTo(1);
+      assertThat(cache.rows(keys[0])).isNull();
+      assertThat(cache.rows(keys[2])).isSameAs(rows[2]);
 
       // Retention removes block 2; the compactor replaces block 0 (same name, a new directory).
       Blocks.deleteTree(blocks.get(2));
@@ -172,6 +181,7 @@ class ColumnarMapTest {
       cache.sweep();
       assertThat(cache.size()).isZero();
       assertThat(cache.bytes()).isZero();
+      assertThat(cache.rowsKept()).isZero();
 
       // A piece larger than the whole budget is not kept.
       MapPieces small = new MapPieces(one - 1);
