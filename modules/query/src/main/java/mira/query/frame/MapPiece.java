@@ -211,6 +211,8 @@ final class MapPiece {
     boolean[] error;
     long[] duration;
     long[] time;
+    /** The rows in ascending order of duration: durations are gathered sorted, not sorted per piece. */
+    int[] byDuration;
     long minTime = Long.MAX_VALUE;
     long maxTime = Long.MIN_VALUE;
     List<String> services;
@@ -229,7 +231,7 @@ final class MapPiece {
     long[] linkKey = new long[0];
 
     long bytes() {
-      return 256 + n * 63L + links * 28L + serviceOfRes.length * 12L + services.size() * 96L;
+      return 256 + n * 67L + links * 28L + serviceOfRes.length * 12L + services.size() * 96L;
     }
   }
 
@@ -390,6 +392,13 @@ final class MapPiece {
     rows.duration = duration;
     rows.time = times;
     rows.services = services;
+    long[] sortedDurations = Arrays.copyOf(duration, n);
+    int[] byDuration = new int[n];
+    for (int i = 0; i < n; i++) {
+      byDuration[i] = i;
+    }
+    Radix.sort(sortedDurations, byDuration, n);
+    rows.byDuration = byDuration;
 
     // Links.
     TableView lt = Tables.get(r, TableFiles.SPAN_LINKS);
@@ -491,7 +500,6 @@ final class MapPiece {
       int s = service[i];
       long d = rows.duration[i];
       boolean e = rows.error[i];
-      dur[s][fill[s]++] = d;
       if (e) {
         err[s]++;
       }
@@ -551,8 +559,12 @@ final class MapPiece {
       Arrays.sort(a);
       ent[s] = distinct(a);
     }
-    for (int s = 0; s < ns; s++) {
-      Arrays.sort(dur[s]);
+    int[] order = rows.byDuration;
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      if (counted[i]) {
+        dur[service[i]][fill[service[i]]++] = rows.duration[i];
+      }
     }
     // Edge durations.
     int ne = edgeCounts.size();
@@ -561,7 +573,8 @@ final class MapPiece {
     for (int k = 0; k < ne; k++) {
       ed[k] = new long[(int) edgeCounts.get(k)[3]];
     }
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
       if (edgeOf[i] >= 0) {
         ed[edgeOf[i]][efill[edgeOf[i]]++] = rows.duration[i];
       }
@@ -578,7 +591,6 @@ final class MapPiece {
       p.edgeMessaging[k] = c[2] == 1;
       p.edgeCount[k] = c[3];
       p.edgeErrors[k] = c[4];
-      Arrays.sort(ed[k]);
     }
     p.edgeDurations = ed;
 
@@ -600,6 +612,8 @@ final class MapPiece {
       int[] group = new int[16];
       long[] durs = new long[16];
       boolean[] errs = new boolean[16];
+      int[] rowGroup = new int[n];
+      Arrays.fill(rowGroup, -1);
       for (int i = 0; i < n; i++) {
         if (!needName[i]) {
           continue;
@@ -636,6 +650,7 @@ final class MapPiece {
           durs = Arrays.copyOf(durs, c);
           errs = Arrays.copyOf(errs, c);
         }
+        rowGroup[i] = g;
         keys[callers] = self[i];
         group[callers] = g;
         durs[callers] = rows.duration[i];
@@ -658,25 +673,25 @@ final class MapPiece {
         p.virtualErrors[g] = st[3];
         p.virtualDurations[g] = new long[(int) st[2]];
       }
-      for (int c = 0; c < callers; c++) {
-        p.virtualDurations[group[c]][gfill[group[c]]++] = durs[c];
-      }
-      for (long[] d : p.virtualDurations) {
-        Arrays.sort(d);
+      for (int k = 0; k < n; k++) {
+        int i = order[k];
+        if (rowGroup[i] >= 0) {
+          p.virtualDurations[rowGroup[i]][gfill[rowGroup[i]]++] = rows.duration[i];
+        }
       }
       // One by one, by key.
-      int[] order = new int[callers];
+      int[] byKey = new int[callers];
       for (int c = 0; c < callers; c++) {
-        order[c] = c;
+        byKey[c] = c;
       }
       long[] sortedKeys = Arrays.copyOf(keys, callers);
-      Radix.sort(sortedKeys, order, callers);
+      Radix.sort(sortedKeys, byKey, callers);
       p.callerKeys = sortedKeys;
       p.callerGroup = new int[callers];
       p.callerDuration = new long[callers];
       p.callerError = new boolean[callers];
       for (int c = 0; c < callers; c++) {
-        int o = order[c];
+        int o = byKey[c];
         p.callerGroup[c] = group[o];
         p.callerDuration[c] = durs[o];
         p.callerError[c] = errs[o];
