@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <p>For a block a window cuts (its piece counts only the rows in the window, so it is made per
  * request), the rows the piece is counted from — ids as keys, service, kind, status, duration,
- * time; about 63 bytes a span — are kept too, within their own budget
+ * time, order by duration; about 67 bytes a span — are kept too, within their own budget
  * ({@link #DEFAULT_MAX_ROW_BYTES}, 64 MiB: the few blocks at the ends of the windows asked for), so
  * such a piece is counted from memory rather than the block's columns.
  */
