@@ -45,9 +45,9 @@ final class BlockTimes {
   private final long[] times;
   private final int[] resources;
   private final long[] keys;
-  private final List<Attribute>[] attributes;
+  private final List<List<Attribute>> attributes;
 
-  private BlockTimes(long[] times, int[] resources, long[] keys, List<Attribute>[] attributes) {
+  private BlockTimes(long[] times, int[] resources, long[] keys, List<List<Attribute>> attributes) {
     this.times = times;
     this.resources = resources;
     this.keys = keys;
@@ -201,14 +201,11 @@ final class BlockTimes {
     AttrLists attrs = new AttrLists(AttrTable.of(Tables.get(r, TableFiles.RESOURCE_ATTRS)), nRes, used);
     Scratch scratch = new Scratch();
     long[] keys = new long[nRes];
-    @SuppressWarnings("unchecked")
-    List<Attribute>[] lists = new List[nRes];
+    List<List<Attribute>> lists = new ArrayList<>(nRes);
     try {
       for (int i = 0; i < nRes; i++) {
-        if (used[i]) {
-          keys[i] = key.getOr(i, Resource.NO_ENTITY);
-          lists[i] = attrs.get(i, scratch);
-        }
+        keys[i] = used[i] ? key.getOr(i, Resource.NO_ENTITY) : Resource.NO_ENTITY;
+        lists.add(used[i] ? attrs.get(i, scratch) : null);
       }
     } catch (WireException e) {
       throw new CorruptBlockException(ref.dir(), TableFiles.RESOURCE_ATTRS, e.getMessage());
@@ -246,12 +243,13 @@ final class BlockTimes {
       if (count[i] == 0) {
         continue;
       }
-      Census.Tally t = new Census.Tally(keys[i], attributes[i]);
+      List<Attribute> attrs = attributes.get(i);
+      Census.Tally t = new Census.Tally(keys[i], attrs);
       t.records[si] = count[i];
       t.errors = errors[i];
       t.first = first[i];
       t.last = last[i];
-      Object group = keys[i] != Resource.NO_ENTITY ? (Object) keys[i] : attributes[i];
+      Object group = keys[i] != Resource.NO_ENTITY ? (Object) keys[i] : attrs;
       Census.Tally have = out.get(group);
       if (have == null) {
         out.put(group, t);
