@@ -30,7 +30,7 @@ import mira.query.doc.Documents;
  * <p>Seven classes, over the whole time range the directory holds: logs whose {@code request.id}
  * equals a value never sent; logs whose {@code request.id} equals one value that is there; the
  * newest 100 logs, no filter; one trace by id; and the correlation routes: the entities of the
- * whole range, a correlate from the log with that request id (traces, peers, around 5s), and the
+ * last hour of the range (end − 1 h to end, whatever the range holds), a correlate from the log with that request id (traces, peers, around 5s), and the
  * service map of the last 15 minutes of the range. The request id and trace id are picked from the
  * data before anything is measured (from a log record in the middle of the range), unless given.
  * Each class runs once (the "first" column), then {@code --warmup} rounds, then {@code --runs}
@@ -115,7 +115,8 @@ public final class QueryLatency {
               + ", \"where\": [{\"attr\": \"request.id\", \"eq\": \"" + requestId + "\"}], \"limit\": 100}"), null),
           new Query("last100", doc("{\"signal\": \"logs\", " + window + ", \"limit\": 100}"), null),
           new Query("trace_by_id", null, traceId),
-          new Query("entities", doc("{" + window + "}"), null, "entities"),
+          new Query("entities", doc("{\"from\": \"" + (range[1] - 3_600_000_000_000L) + "\", \"to\": \"" + range[1]
+              + "\"}"), null, "entities"),
           new Query("correlate", doc("{\"anchor\": {\"signal\": \"logs\", " + window
               + ", \"where\": [{\"attr\": \"request.id\", \"eq\": \"" + requestId + "\"}]}, "
               + "\"expand\": [\"traces\", \"peers\", {\"around\": \"5s\"}]}"), null, "correlate"),

@@ -69,7 +69,8 @@ import org.apache.arrow.memory.RootAllocator;
  * process should open a data directory once and share the instance.
  *
  * <p>One daemon thread ({@code mira-query-housekeeping}) closes blocks left idle, removed or
- * compacted (every 15 s) and drops cached sidecars of blocks retention removed (every minute).
+ * compacted (every 15 s), with the map pieces and census times of blocks removed or replaced, and drops
+ * cached sidecars of blocks retention removed (every minute).
  *
  * <p>Thread-safe. Queries are bounded process-wide ({@link Admission}): past one per core, a query
  * waits up to {@link Admission#WAIT} and then fails with {@link BusyException}. Close to stop the
@@ -102,7 +103,11 @@ public final class LocalQueries implements AutoCloseable {
     this.clock = clock;
     ScheduledThreadPoolExecutor h = new ScheduledThreadPoolExecutor(1,
         r -> Thread.ofPlatform().daemon().name("mira-query-housekeeping").unstarted(r));
-    h.scheduleWithFixedDelay(() -> housekeep("closing idle blocks", readers::sweep),
+    h.scheduleWithFixedDelay(() -> housekeep("closing idle blocks", () -> {
+      readers.sweep();
+      ServiceMaps.sweep();
+      Census.sweep();
+    }),
         SWEEP_READERS.toNanos(), SWEEP_READERS.toNanos(), TimeUnit.NANOSECONDS);
     h.scheduleWithFixedDelay(() -> housekeep("reconciling the sidecar cache", () -> pruning.sweep(dataDir)),
         SWEEP_SIDECARS.toNanos(), SWEEP_SIDECARS.toNanos(), TimeUnit.NANOSECONDS);

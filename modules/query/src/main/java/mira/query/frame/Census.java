@@ -133,12 +133,31 @@ public final class Census {
       listedAll += listed.size();
       prunedAll += selected.pruned();
       Waves.run(selected.blocks(), b -> false, block -> {
-        // A sealed block wholly inside the window, counted without terms, is counted once per process.
-        Object cacheKey = where.isEmpty() && block.name().minTime() >= from && block.name().maxTime() <= to
-            && !sources.isSnapshot(block) ? BlockTallies.key(block.dir()) : null;
+        // A sealed block wholly inside the window, counted without terms, is counted once per
+        // process; one the window cuts is counted from its kept record times (BlockTimes).
+        boolean sealed = where.isEmpty() && !sources.isSnapshot(block);
+        boolean whole = block.name().minTime() >= from && block.name().maxTime() <= to;
+        Object blockKey = sealed ? BlockTallies.key(block.dir()) : null;
+        Object cacheKey = whole ? blockKey : null;
         Map<Object, Tally> cached = cacheKey == null ? null : BlockTallies.get(cacheKey);
         if (cached != null) {
           merge(groups, cached, matched);
+          return;
+        }
+        if (!whole && blockKey != null) {
+          BlockTimes times = BlockTimes.get(blockKey);
+          if (times == null) {
+            try (BlockReader r = engine.open(sources, block)) {
+              times = BlockTimes.read(r, block, signal);
+              rows.add(times.records());
+              scanned.incrementAndGet();
+            } catch (CorruptBlockException e) {
+              refused.add(new Refused(engine.name(block), e.getMessage()));
+              return;
+            }
+            BlockTimes.put(blockKey, times);
+          }
+          merge(groups, times.tally(from, to, index), matched);
           return;
         }
         try (BlockReader r = engine.open(sources, block)) {
@@ -158,6 +177,11 @@ public final class Census {
     Stats stats = new Stats(listedAll, prunedAll, scanned.get(), rows.sum(), matched.sum(),
         (System.nanoTime() - started) / 1_000_000);
     return new Result(groups, stats, ref);
+  }
+
+  /** Drops the kept record times of blocks retention or the compactor removed or replaced. */
+  public static void sweep() {
+    BlockTimes.sweep();
   }
 
   /** Adds {@code mine} into {@code groups} (copying: {@code mine} may be cached and shared). */

@@ -25,7 +25,8 @@ import mira.query.result.SpanRow;
 import mira.query.scan.Engine;
 
 /**
- * The service map of a window, computed on demand from spans. An edge is a span whose parent
+ * The service map of a window, computed on demand from spans (without terms or frame, by
+ * {@link ColumnarMaps} from the blocks' columns; with them, here, from rendered rows). An edge is a span whose parent
  * span belongs to another service, or a span link across services; the parent may sit in
  * another block or another hour, so the traces whose parents are missing from the window are
  * read whole across retention (through {@code trace_id in}, pruned by {@code trace.idx}). A
@@ -54,8 +55,26 @@ public final class ServiceMaps {
   private record S(String trace, String span, String parent, String service, long entity, int kind, boolean error,
       long duration, List<SpanRow.Link> links, List<Attribute> attributes) {}
 
+  /**
+   * The map of the window's spans in {@code engine}'s blocks: without terms and frame, from the
+   * blocks' columns ({@link ColumnarMaps}: complete, never truncated); with them, through the
+   * search (rendered rows, at most {@link #MAX_SPANS}).
+   */
   public static ServiceMap run(Engine engine, MapQuery q) throws IOException {
+    if (q.where().isEmpty() && q.frame() == null) {
+      return ColumnarMaps.run(engine, q, MapPieces.SHARED);
+    }
+    return rendered(engine, q);
+  }
+
+  /** The map through the search, whatever the document: what {@link ColumnarMaps} must agree with. */
+  public static ServiceMap rendered(Engine engine, MapQuery q) throws IOException {
     return new ServiceMaps(new Reads(engine)).build(q);
+  }
+
+  /** Drops the kept map pieces of blocks retention or the compactor removed or replaced. */
+  public static void sweep() {
+    MapPieces.SHARED.sweep();
   }
 
   /** The map of the spans {@code searcher} finds (a cluster's, on a replica with peers). */

@@ -42,6 +42,14 @@ public final class IdReader {
     return true;
   }
 
+  /**
+   * The {@code k}-th eight bytes of row {@code i} as one long, in the buffer's (little-endian)
+   * order: a key for hashing and joining, not a number; meaningless if {@link #isNull}.
+   */
+  public long word(int i, int k) {
+    return data.getLong((long) i * width + 8L * k);
+  }
+
   public byte[] bytes(int i) {
     byte[] b = new byte[width];
     data.getBytes((long) i * width, b, 0, width);

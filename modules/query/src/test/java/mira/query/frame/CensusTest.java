@@ -165,6 +165,11 @@ class CensusTest {
     try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
       String window = "\"from\": \"" + from + "\", \"to\": \"" + to + "\"";
       EntityList got = q.entities(("{" + window + ", \"limit\": 1000}").getBytes(StandardCharsets.UTF_8));
+      // Again: now from the kept tallies of whole blocks and record times of the blocks the window cuts.
+      EntityList again = q.entities(("{" + window + ", \"limit\": 1000}").getBytes(StandardCharsets.UTF_8));
+      assertThat(again.entities()).isEqualTo(got.entities());
+      assertThat(again.noIdentity()).isEqualTo(got.noIdentity());
+      assertThat(again.stats().blocksScanned()).isZero();
       Map<Long, EntityList.Entity> byKey = new HashMap<>();
       for (EntityList.Entity e : got.entities()) {
         assertThat(byKey.put(e.key(), e)).as("one entry per key").isNull();
