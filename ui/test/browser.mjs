@@ -402,6 +402,22 @@ try {
     && (!bigWant[r.span_id] || bigAt.get(r.parent_span_id) < bigAt.get(r.span_id))), { sample: walked.order.slice(0, 10) });
   check('waterfall: the big trace is nested', Math.max(...Object.values(walked.depth)) >= 6);
   check('waterfall: the big trace is virtualized', walked.inDom < 120, walked.inDom);
+  // A span at the bottom of the big trace, selected by the hash, is scrolled into sight; k moves up.
+  const lastId = walked.order.at(-1);
+  await page.goto(base + '/#/traces?trace=' + facts.bigTrace + '&span=' + lastId);
+  await page.waitForSelector(`.bars .span.sel[data-span="${lastId}"]`);
+  const inSight = async (id) => page.evaluate((sel) => {
+    const e = document.querySelector(sel);
+    const vp = document.querySelector('.bars .viewport').getBoundingClientRect();
+    const r = e?.getBoundingClientRect();
+    return !!r && r.top >= vp.top - 1 && r.bottom <= vp.bottom + 1;
+  }, `.bars .span[data-span="${id}"]`);
+  check('waterfall: a selected span far down the big trace is scrolled into sight', await inSight(lastId));
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('k');
+  const prevId = walked.order.at(-2);
+  await page.waitForFunction((id) => location.hash.includes('span=' + id), prevId, { timeout: 5000 }).catch(() => {});
+  check('keys: k moves up the big trace', (await page.locator('.bars .span.sel').getAttribute('data-span')) === prevId && await inSight(prevId));
 
   await page.goto(base + '/#/logs?q=' + encodeURIComponent('service.name=bulk'));
   await page.waitForSelector('section[aria-label=logs] .row');
