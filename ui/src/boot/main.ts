@@ -3,11 +3,13 @@
 // the answer.
 import { earlyRequest, storedToken, type Early } from './request';
 
-const r = earlyRequest(location.hash, storedToken());
+const w = window as unknown as { miraEarly?: Early; miraStarted?: boolean };
+// Arrived after the app has asked for its first page itself (a slow answer for this file): nothing to do.
+const r = w.miraStarted ? null : earlyRequest(location.hash, storedToken());
 if (r) {
   const answer = fetch('/api/v1/query', { method: 'POST', headers: r.headers, body: r.body })
     .then(async (res) => ({ status: res.status, statusText: res.statusText, text: await res.text() }));
   // Whoever takes it handles its failure; left untaken, a failure is not an unhandled rejection.
   answer.catch(() => {});
-  (window as unknown as { miraEarly?: Early }).miraEarly = { body: r.body, answer };
+  w.miraEarly = { body: r.body, answer };
 }

@@ -16,9 +16,11 @@ export function listKey(v: Pick<View, 'q' | 'from' | 'to'>): string {
 }
 
 function takeEarly(): Early | null {
-  const w = window as unknown as { miraEarly?: Early };
+  const w = window as unknown as { miraEarly?: Early; miraStarted?: boolean };
   const e = w.miraEarly ?? null;
   delete w.miraEarly;
+  // A boot script still on its way must not send a query nobody will take.
+  w.miraStarted = true;
   return e;
 }
 
