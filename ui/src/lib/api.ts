@@ -136,19 +136,47 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, sig
       }
       if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
     }
-    const text = await res.text();
-    let json: unknown = null;
+    return await answer<T>(res);
+  } finally {
+    bump(-1);
+  }
+}
+
+/** The parsed answer of a response, or the ApiError it carries. */
+export async function answer<T>(res: Response): Promise<T> {
+  if (res.ok) {
+    // Parsed from the bytes, without a string of the whole body first (a 2,000-span trace is 1.4 MB).
     try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      // Not JSON: a proxy's page or a plain-text refusal. Shown as it came.
+      return (await res.json()) as T;
+    } catch (e) {
+      if (e instanceof SyntaxError) return null as T; // empty, or not JSON: as answerOf has it
+      throw e;
     }
-    if (!res.ok) {
-      const o = (json ?? {}) as { error?: unknown; column?: unknown };
-      const message = typeof o.error === 'string' ? o.error : text || res.status + ' ' + res.statusText;
-      throw new ApiError(res.status, message, typeof o.column === 'number' ? o.column : null);
-    }
-    return json as T;
+  }
+  return answerOf<T>(res.status, res.statusText, await res.text());
+}
+
+/** The parsed answer of a response already read (`ok` is a 2xx status), or the ApiError it carries. */
+export function answerOf<T>(status: number, statusText: string, text: string): T {
+  let json: unknown = null;
+  try {
+    json = text === '' ? null : JSON.parse(text);
+  } catch {
+    // Not JSON: a proxy's page or a plain-text refusal. Shown as it came.
+  }
+  if (status < 200 || status > 299) {
+    const o = (json ?? {}) as { error?: unknown; column?: unknown };
+    const message = typeof o.error === 'string' ? o.error : text || status + ' ' + statusText;
+    throw new ApiError(status, message, typeof o.column === 'number' ? o.column : null);
+  }
+  return json as T;
+}
+
+/** Counts `p` as a request in flight (the progress line) until it settles. */
+export async function tracked<T>(p: Promise<T>): Promise<T> {
+  bump(1);
+  try {
+    return await p;
   } finally {
     bump(-1);
   }
@@ -156,12 +184,17 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, sig
 
 export interface Window { from: string; to: string }
 
-export function query<R>(signal: 'logs' | 'traces', w: Window, q: string, limit: number, after?: string,
-  abort?: AbortSignal): Promise<Page<R>> {
+/** The query document for a list: a signal's rows in a window, passing `q`, after a cursor. */
+export function queryDoc(signal: 'logs' | 'traces', w: Window, q: string, limit: number, after?: string): Record<string, unknown> {
   const doc: Record<string, unknown> = { signal, from: w.from, to: w.to, limit };
   if (q.trim() !== '') doc.q = q;
   if (after) doc.after = after;
-  return call('POST', '/api/v1/query', doc, abort);
+  return doc;
+}
+
+export function query<R>(signal: 'logs' | 'traces', w: Window, q: string, limit: number, after?: string,
+  abort?: AbortSignal): Promise<Page<R>> {
+  return call('POST', '/api/v1/query', queryDoc(signal, w, q, limit, after), abort);
 }
 
 export function trace(id: string, abort?: AbortSignal): Promise<Page<SpanRow> & { trace_id: string }> {

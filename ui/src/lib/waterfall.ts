@@ -65,13 +65,16 @@ export function layout<S extends SpanLike>(spans: readonly S[]): Layout<S> {
       roots.push(s);
     }
   }
-  const rel = (s: S): [number, number] => {
+  // Each span's times are parsed once: the sort below compares them n·log n times.
+  const times = new Map<S, [number, number]>();
+  for (const s of spans) {
     const a = ns(s.start_time_unix_nano);
     const b = ns(s.end_time_unix_nano);
     const start = a === null ? (b === null ? 0 : Number(b - base)) : Number(a - base);
     const end = b === null ? start : Math.max(start, Number(b - base));
-    return [start, end];
-  };
+    times.set(s, [start, end]);
+  }
+  const rel = (s: S): [number, number] => times.get(s)!;
   const byStart = (x: S, y: S) => {
     const d = rel(x)[0] - rel(y)[0];
     return d !== 0 ? d : x.span_id < y.span_id ? -1 : x.span_id > y.span_id ? 1 : 0;
@@ -164,6 +167,41 @@ export function visible<S extends SpanLike>(bars: readonly Bar<S>[], collapsed: 
     out.push(b);
     if (collapsed.has(b.span.span_id) && b.childCount > 0) hideBelow = b.depth;
   }
+  return out;
+}
+
+/** The trace's log records by the span they name ('' for none of this trace's), oldest first. */
+export function logsBySpan<L extends { span_id: string }>(spans: readonly SpanLike[], logs: readonly L[]): Map<string, L[]> {
+  const m = new Map<string, L[]>();
+  const ids = new Set(spans.map((s) => s.span_id));
+  // The logs come newest first (the API's order); under a span they read in time order.
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const l = logs[i];
+    const k = ids.has(l.span_id) ? l.span_id : '';
+    const list = m.get(k);
+    if (list) list.push(l);
+    else m.set(k, [l]);
+  }
+  return m;
+}
+
+/** One line of the waterfall: a span's bar, or a log record under the span it names. */
+export type Line<S extends SpanLike, L> = { kind: 'span'; bar: Bar<S> } | { kind: 'log'; bar: Bar<S> | null; log: L };
+
+/**
+ * The waterfall's lines in order, every one the same height, so a virtual list can draw only those
+ * in sight: the shown bars, each followed by its logs unless it is collapsed, then the logs that
+ * name no span of the trace.
+ */
+export function lines<S extends SpanLike, L>(bars: readonly Bar<S>[], collapsed: ReadonlySet<string>,
+  logs: ReadonlyMap<string, readonly L[]>): Line<S, L>[] {
+  const out: Line<S, L>[] = [];
+  for (const bar of visible(bars, collapsed)) {
+    out.push({ kind: 'span', bar });
+    if (collapsed.has(bar.span.span_id)) continue;
+    for (const log of logs.get(bar.span.span_id) ?? []) out.push({ kind: 'log', bar, log });
+  }
+  for (const log of logs.get('') ?? []) out.push({ kind: 'log', bar: null, log });
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layout, ticks, visible, type SpanLike } from '../../src/lib/waterfall';
+import { layout, lines, logsBySpan, ticks, visible, type SpanLike } from '../../src/lib/waterfall';
 import { placeNodes } from '../../src/lib/maplayout';
 
 const T0 = 1767225600000000000n;
@@ -72,6 +72,40 @@ describe('waterfall layout', () => {
     for (let i = 1; i < 2000; i++) spans.push(span('s' + i, 's' + (i - 1), i, 4000 - i));
     const l = layout(spans);
     expect(l.bars[1999].depth).toBe(1999);
+  });
+
+  it('interleaves each span\'s logs under it, oldest first, and folds them with the span', () => {
+    const spans = [span('r', '', 0, 100), span('c1', 'r', 10, 40), span('g', 'c1', 20, 30), span('c2', 'r', 50, 90)];
+    const l = layout(spans);
+    // Newest first, as the API answers.
+    const logs = [
+      { span_id: 'g', body: 'g2' }, { span_id: 'other', body: 'stray' }, { span_id: 'c1', body: 'c1' },
+      { span_id: 'g', body: 'g1' }, { span_id: '', body: 'none' },
+    ];
+    const by = logsBySpan(spans, logs);
+    expect(by.get('g')!.map((x) => x.body)).toEqual(['g1', 'g2']);
+    expect(by.get('')!.map((x) => x.body)).toEqual(['none', 'stray']);
+    const text = (c: ReadonlySet<string>) => lines(l.bars, c, by).map((x) => x.kind === 'span' ? x.bar.span.span_id
+      : (x.bar ? x.bar.span.span_id + ':' : '-:') + x.log.body);
+    expect(text(new Set())).toEqual(['r', 'c1', 'c1:c1', 'g', 'g:g1', 'g:g2', 'c2', '-:none', '-:stray']);
+    // A collapsed span hides its own logs and its subtree's; the logs of no span stay.
+    expect(text(new Set(['c1']))).toEqual(['r', 'c1', 'c2', '-:none', '-:stray']);
+    expect(text(new Set(['g']))).toEqual(['r', 'c1', 'c1:c1', 'g', 'c2', '-:none', '-:stray']);
+  });
+
+  it('lays out 2,000 spans with every parent before its children', () => {
+    const spans = [span('s0', '', 0, 100000)];
+    for (let i = 1; i < 2000; i++) spans.push(span('s' + i, 's' + Math.floor((i - 1) / 3), i, 100000 - i));
+    const l = layout([...spans].reverse());
+    const at = new Map(l.bars.map((b, i) => [b.span.span_id, i]));
+    expect(l.bars.length).toBe(2000);
+    for (const b of l.bars) {
+      if (b.span.parent_span_id) {
+        const p = l.bars[at.get(b.span.parent_span_id)!];
+        expect(at.get(b.span.parent_span_id)!).toBeLessThan(at.get(b.span.span_id)!);
+        expect(b.depth).toBe(p.depth + 1);
+      }
+    }
   });
 
   it('picks round ticks', () => {
