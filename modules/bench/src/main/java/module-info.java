@@ -18,6 +18,7 @@ module mira.bench {
   requires io.grpc;
   requires proto.google.common.protos;
   requires java.net.http;
+  requires mira.mcp;
 
   exports mira.bench.agent;
   exports mira.bench.telemetry;

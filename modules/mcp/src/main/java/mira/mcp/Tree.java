@@ -16,9 +16,11 @@ import java.util.Map;
 /**
  * JSON documents as plain Java values: {@code Map<String, Object>} (members in order), {@code List},
  * {@code String}, {@code Long}, {@code Double}, {@code Boolean} and null. MCP messages are small
- * and their shape is decided by the method, so a tree is the simplest faithful reading.
+ * and their shape is decided by the method, so a tree is the simplest faithful reading. Public for
+ * clients of the MCP server written in Java (the benchmarks' scripted agent reads its answers
+ * with {@link #parseAnswer} and writes its requests with {@link #bytes}).
  */
-final class Tree {
+public final class Tree {
   static final JsonFactory JSON = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).maxStringLength(1 << 20).build())
       .build();
@@ -35,8 +37,8 @@ final class Tree {
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxStringLength(Integer.MAX_VALUE).build())
       .build();
 
-  /** Parses an answer the engine rendered, for {@link Budget} to shape. */
-  static Object parseAnswer(byte[] json) throws IOException {
+  /** Parses an answer the engine rendered, for {@link Budget} to shape (or a client to read). */
+  public static Object parseAnswer(byte[] json) throws IOException {
     return parse(ANSWERS, json, false);
   }
 
@@ -119,7 +121,8 @@ final class Tree {
     }
   }
 
-  static byte[] bytes(Object o) {
+  /** The JSON text of a tree (maps, lists, strings, numbers, booleans, null). */
+  public static byte[] bytes(Object o) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       write(g, o);

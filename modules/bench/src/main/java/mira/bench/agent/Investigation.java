@@ -1,10 +1,5 @@
 package mira.bench.agent;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import mira.mcp.Tree;
 
 /**
  * The scripted agent: what an investigating agent does with Mira's MCP tools, in three calls and
@@ -41,7 +37,6 @@ import java.util.TreeSet;
  * sees it.
  */
 public final class Investigation {
-  private static final JsonFactory JSON = new JsonFactory();
   private static final double JUMP = 3.0;
   private static final double FAILING = 0.02;
   private static final long FIVE_MINUTES = 300_000_000_000L;
@@ -213,70 +208,11 @@ public final class Investigation {
     return (Map<String, Object>) result.get("structuredContent");
   }
 
-  private static byte[] write(Object o) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (JsonGenerator g = JSON.createGenerator(out)) {
-      write(g, o);
-    }
-    return out.toByteArray();
-  }
-
-  private static void write(JsonGenerator g, Object o) throws IOException {
-    switch (o) {
-      case Map<?, ?> m -> {
-        g.writeStartObject();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-          g.writeFieldName((String) e.getKey());
-          write(g, e.getValue());
-        }
-        g.writeEndObject();
-      }
-      case List<?> l -> {
-        g.writeStartArray();
-        for (Object x : l) {
-          write(g, x);
-        }
-        g.writeEndArray();
-      }
-      case String s -> g.writeString(s);
-      case Long n -> g.writeNumber(n);
-      default -> throw new IllegalArgumentException("not written: " + o.getClass());
-    }
+  private static byte[] write(Object o) {
+    return Tree.bytes(o);
   }
 
   static Object read(byte[] body) throws IOException {
-    try (JsonParser p = JSON.createParser(body)) {
-      p.nextToken();
-      return read(p);
-    }
-  }
-
-  private static Object read(JsonParser p) throws IOException {
-    JsonToken t = p.currentToken();
-    return switch (t) {
-      case START_OBJECT -> {
-        Map<String, Object> m = new LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String k = p.currentName();
-          p.nextToken();
-          m.put(k, read(p));
-        }
-        yield m;
-      }
-      case START_ARRAY -> {
-        List<Object> l = new ArrayList<>();
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          l.add(read(p));
-        }
-        yield l;
-      }
-      case VALUE_STRING -> p.getText();
-      case VALUE_NUMBER_INT -> (Object) p.getLongValue();
-      case VALUE_NUMBER_FLOAT -> (Object) p.getDoubleValue();
-      case VALUE_TRUE -> Boolean.TRUE;
-      case VALUE_FALSE -> Boolean.FALSE;
-      case VALUE_NULL -> null;
-      default -> throw new IOException("unexpected " + t);
-    };
+    return Tree.parseAnswer(body);
   }
 }
