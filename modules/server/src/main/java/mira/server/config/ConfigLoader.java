@@ -245,8 +245,9 @@ public final class ConfigLoader {
     if (tlsClientCa.isPresent() && tlsCert.isEmpty()) {
       throw new ConfigException(where(Key.TLS_CLIENT_CA, origin) + ": needs tls.cert and tls.key (mTLS is TLS first)");
     }
+    int maxConnections = integer(Key.SERVER_MAX_CONNECTIONS, origin, raw.get(Key.SERVER_MAX_CONNECTIONS), 1, 1_000_000, "");
     return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase,
-        peers, peerTimeout, ingestTokens, readTokens, tlsCert, tlsKey, tlsClientCa);
+        peers, peerTimeout, ingestTokens, readTokens, tlsCert, tlsKey, tlsClientCa, maxConnections);
   }
 
   /** A key whose value is a path or empty (off). */
