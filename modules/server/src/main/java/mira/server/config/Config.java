@@ -28,6 +28,7 @@ import java.util.Optional;
  * @param tlsKey the PEM private key of {@code tlsCert} (set exactly when it is)
  * @param tlsClientCa the PEM CA a client certificate must chain to (mTLS), or empty
  * @param maxConnections connections each listener serves at once, 1..1000000
+ * @param headerTimeout how long a request's headers may take once begun, 1s..10m
  */
 public record Config(
     String node,
@@ -49,7 +50,8 @@ public record Config(
     Optional<Path> tlsCert,
     Optional<Path> tlsKey,
     Optional<Path> tlsClientCa,
-    int maxConnections) {
+    int maxConnections,
+    Duration headerTimeout) {
 
   /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
   public static final int MAX_SHARDS = 16;

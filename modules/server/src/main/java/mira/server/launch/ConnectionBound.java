@@ -63,9 +63,13 @@ final class ConnectionBound {
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
 
-  ConnectionBound(String listener, int max, Protocol protocol) {
+  private final HeaderDeadline deadline;
+
+  /** @param deadline holds every served connection to the header deadline */
+  ConnectionBound(String listener, int max, Protocol protocol, HeaderDeadline deadline) {
     this.listener = listener;
     this.max = max;
+    this.deadline = deadline;
     String line = "mira: the " + listener + " listener holds its limit of " + max
         + " connections (server.max_connections); try again later";
     this.refusal = protocol == Protocol.HTTP1 ? http503(line) : goAway(line);
@@ -106,7 +110,8 @@ final class ConnectionBound {
 
       @Override
       public ServerConnection connection(ConnectionContext ctx) {
-        return new Counted(selector.connection(ctx), ctx);
+        ConnectionContext watched = deadline.watch(ctx);
+        return new Counted(selector.connection(watched), watched);
       }
     };
   }
@@ -201,9 +206,11 @@ final class ConnectionBound {
         refuse(ctx);
         return;
       }
+      deadline.track(ctx);
       try {
         delegate.handle(limit);
       } finally {
+        deadline.forget(ctx);
         leave();
       }
     }
@@ -214,9 +221,11 @@ final class ConnectionBound {
         refuse(ctx);
         return;
       }
+      deadline.track(ctx);
       try {
         delegate.handle(requestSemaphore);
       } finally {
+        deadline.forget(ctx);
         leave();
       }
     }

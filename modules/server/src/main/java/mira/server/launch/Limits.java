@@ -10,9 +10,8 @@ import java.time.Duration;
  * <ul>
  *   <li>A slowloris client (a request written a byte at a time) holds a parked virtual thread and
  *       a socket, never a worker, so it does not delay other clients (SlowlorisTest: 500 such
- *       connections). Helidon 4.5.0 has no deadline for reading a request's headers (neither the
- *       socket read timeout nor the idle check closed a stalled header in our test), so such a
- *       connection lasts until the client gives up; {@code server.max_connections} bounds how many.</li>
+ *       connections), and {@code server.header_timeout} ({@link HeaderDeadline}) closes it once its
+ *       headers are overdue, which Helidon 4.5.0 does not do itself.</li>
  *   <li>{@link #IDLE_TIMEOUT}: a kept-alive connection with no request for this long is closed
  *       (checked every {@link #IDLE_CHECK}).</li>
  *   <li>{@code server.max_connections} per listener, enforced by {@link ConnectionBound}: past it a

@@ -54,8 +54,11 @@ public final class MiraServer implements AutoCloseable {
   private final ServerTls tls;
   private final TlsWatch watch;
 
-  private MiraServer(WebServer web, AtomicBoolean ready, Access access, ServerTls tls) {
+  private final List<HeaderDeadline> deadlines;
+
+  private MiraServer(WebServer web, AtomicBoolean ready, Access access, ServerTls tls, List<HeaderDeadline> deadlines) {
     this.web = web;
+    this.deadlines = deadlines;
     this.ready = ready;
     this.access = access;
     this.tls = tls;
@@ -115,15 +118,22 @@ public final class MiraServer implements AutoCloseable {
     // Each listener's one protocol is built here rather than discovered by Helidon, so that its
     // connections pass through ConnectionBound (a single selector is also what lets Helidon hand
     // a connection to it right after accept, without reading first).
-    ConnectionBound grpcBound = new ConnectionBound("gRPC", config.maxConnections(), ConnectionBound.Protocol.HTTP2);
-    ConnectionBound httpBound = new ConnectionBound("HTTP", config.maxConnections(), ConnectionBound.Protocol.HTTP1);
+    HeaderDeadline grpcDeadline = new HeaderDeadline("gRPC", config.headerTimeout(), ConnectionBound.Protocol.HTTP2);
+    HeaderDeadline httpDeadline = new HeaderDeadline("HTTP", config.headerTimeout(), ConnectionBound.Protocol.HTTP1);
+    ConnectionBound grpcBound = new ConnectionBound("gRPC", config.maxConnections(), ConnectionBound.Protocol.HTTP2,
+        grpcDeadline);
+    ConnectionBound httpBound = new ConnectionBound("HTTP", config.maxConnections(), ConnectionBound.Protocol.HTTP1,
+        httpDeadline);
     Http2Config h2 = http2(m != null);
     GrpcConfig grpcConfig = GrpcConfig.builder().enableCompression(true)
         .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build();
     ServerConnectionSelector grpcSelector = grpcBound.wrap(new Http2ConnectionProvider()
         .create(WebServer.DEFAULT_SOCKET_NAME, h2, ProtocolConfigs.create(List.of(h2, grpcConfig))));
     Http1Config h1 = Http1Config.builder().maxHeadersSize(Limits.MAX_HEADER_BYTES)
-        .maxPrologueLength(Limits.MAX_PROLOGUE_BYTES).build();
+        .maxPrologueLength(Limits.MAX_PROLOGUE_BYTES)
+        .addReceiveListener(httpDeadline.received())
+        .addSendListener(httpDeadline.sent())
+        .build();
     ServerConnectionSelector httpSelector = httpBound.wrap(new Http1ConnectionProvider()
         .create(HTTP_SOCKET, h1, ProtocolConfigs.create(List.of(h1))));
     WebServerConfig.Builder builder = WebServer.builder()
@@ -184,8 +194,10 @@ public final class MiraServer implements AutoCloseable {
       throw new StartupException("cannot bind gRPC listen address " + config.grpcListen() + " or HTTP listen address "
           + config.httpListen());
     }
+    grpcDeadline.start(config.headerTimeout());
+    httpDeadline.start(config.headerTimeout());
     ready.set(true);
-    return new MiraServer(web, ready, access, tls);
+    return new MiraServer(web, ready, access, tls, List.of(grpcDeadline, httpDeadline));
   }
 
   /**
@@ -279,6 +291,7 @@ public final class MiraServer implements AutoCloseable {
     if (watch != null) {
       watch.close();
     }
+    deadlines.forEach(HeaderDeadline::stop);
     if (ready.getAndSet(false) && web.isRunning()) {
       web.stop();
       LOG.log(Level.INFO, "listeners stopped");

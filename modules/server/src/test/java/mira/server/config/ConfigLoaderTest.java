@@ -45,6 +45,7 @@ class ConfigLoaderTest {
     assertThat(c.ingestWal()).isTrue();
     assertThat(c.maxRequestBytes()).isEqualTo(16L << 20);
     assertThat(c.maxConnections()).isEqualTo(4096);
+    assertThat(c.headerTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(c.alertRules()).isEmpty();
     assertThat(c.node()).matches("[A-Za-z0-9._-]{1,63}");
   }
@@ -60,7 +61,7 @@ class ConfigLoaderTest {
           ingest: {shards: "3", queue: "64", wal: "false", max_request_bytes: "4MiB"},
           alert: {rules: "rules.yaml"},
           link_base: "https://mira.example.com/",
-          server: {max_connections: "500"},
+          server: {max_connections: "500", header_timeout: "30s"},
         }
         """);
     assertThat(c.node()).isEqualTo("mira-1");
@@ -76,6 +77,7 @@ class ConfigLoaderTest {
     assertThat(c.alertRules()).contains(Path.of("rules.yaml"));
     assertThat(c.linkBase()).isEqualTo("https://mira.example.com");
     assertThat(c.maxConnections()).isEqualTo(500);
+    assertThat(c.headerTimeout()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
@@ -153,6 +155,8 @@ class ConfigLoaderTest {
     assertThat(refusal("{ingest: {queue: \"0\"}}")).contains("ingest.queue");
     assertThat(refusal("{server: {max_connections: \"0\"}}")).contains("server.max_connections").contains("1..1000000");
     assertThat(refusal("{server: {max_connections: \"lots\"}}")).contains("server.max_connections").contains("whole number");
+    assertThat(refusal("{server: {header_timeout: \"500ms\"}}")).contains("server.header_timeout").contains("1s..10m");
+    assertThat(refusal("{server: {header_timeout: \"1h\"}}")).contains("server.header_timeout").contains("1s..10m");
     assertThat(refusal("{ingest: {wal: \"yes\"}}")).contains("ingest.wal").contains("\"true\"");
     assertThat(refusal("{ingest: {max_request_bytes: \"16 MiB\"}}")).contains("ingest.max_request_bytes").contains("unit");
     assertThat(refusal("{ingest: {max_request_bytes: \"16TB\"}}")).contains("ingest.max_request_bytes");
