@@ -35,10 +35,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       data, so no stream was processed and a client may retry.</li>
  * </ul>
  *
- * <p>After the answer the refused connection's input is read and dropped until the client closes,
+ * <p>Over TLS the answer waits for the client's first bytes (so for its handshake). After the
+ * answer the refused connection's input is read and dropped until the client closes,
  * for at most {@link #DRAIN}, so a request still arriving does not turn the close into a reset
  * that would discard the answer. A connection is counted from the moment Helidon hands it to its
- * protocol (right after accept, and after the TLS handshake with TLS) until it ends.
+ * protocol, right after accept (with TLS too: Helidon 4.5.0 shakes hands on the connection's first
+ * read or write), until it ends.
  */
 final class ConnectionBound {
   private static final Logger LOG = System.getLogger(ConnectionBound.class.getName());
@@ -141,10 +143,28 @@ final class ConnectionBound {
       LOG.log(Level.WARNING, "the " + listener + " listener holds its limit of " + max
           + " connections (server.max_connections); refusing new ones (" + total + " refused since start)");
     }
-    ScheduledFuture<?> cut = TIMER.schedule(() -> ctx.serverSocket().close(), DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    // Closing Helidon's socket does not end a TLS connection still waiting for the client's
+    // handshake (done on the first write); interrupting this thread closes the channel.
+    Thread self = Thread.currentThread();
+    ScheduledFuture<?> cut = TIMER.schedule(() -> {
+      // Interrupt first: closing a TLS socket whose handshake is waiting blocks until that ends.
+      self.interrupt();
+      Thread.ofVirtual().start(() -> {
+        try {
+          ctx.serverSocket().close();
+        } catch (RuntimeException e) {
+          // The interrupt closed the channel already.
+        }
+      });
+    }, DRAIN.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      ctx.dataWriter().writeNow(BufferData.create(refusal));
       DataReader in = ctx.dataReader();
+      if (ctx.isSecure()) {
+        // Helidon 4.5.0 shakes hands on the first read or write, and an answer written by the
+        // handshake's write did not reach the client; so over TLS the client's first bytes come first.
+        in.ensureAvailable();
+      }
+      ctx.dataWriter().writeNow(BufferData.create(refusal));
       for (int read = 0; read < DRAIN_BYTES; ) {
         in.ensureAvailable();
         int n = in.available();
@@ -155,6 +175,7 @@ final class ConnectionBound {
       // The client closed, or the drain ran out: either way the connection ends here.
     } finally {
       cut.cancel(false);
+      Thread.interrupted();
     }
   }
 

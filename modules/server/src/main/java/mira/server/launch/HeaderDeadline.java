@@ -104,6 +104,7 @@ final class HeaderDeadline {
   /** From now until {@link #forget}, {@code ctx} (made by {@link #watch}) is held to the deadline. */
   void track(ConnectionContext ctx) {
     if (ctx instanceof Watched w) {
+      w.thread = Thread.currentThread();
       w.armedAt = System.nanoTime();
       watched.add(w);
     }
@@ -167,6 +168,10 @@ final class HeaderDeadline {
     volatile long armedAt;
     volatile boolean inRequest;
     volatile boolean reading;
+    /** Whether bytes have come through once: with TLS, the handshake is then done. */
+    volatile boolean pulled;
+    /** The connection's thread (it runs the protocol's handle). */
+    volatile Thread thread;
     // HTTP/2 framing, touched only by the connection's thread.
     private int prefaceLeft = 24;
     private final byte[] frameHead = new byte[9];
@@ -196,6 +201,7 @@ final class HeaderDeadline {
       } finally {
         reading = false;
       }
+      pulled = true;
       if (http2) {
         follow(bytes);
       } else if (!inRequest && armedAt == 0) {
@@ -241,16 +247,39 @@ final class HeaderDeadline {
       }
     }
 
-    /** Closes the connection; an HTTP/1.1 connection blocked reading a request head is answered 408 first. */
+    /**
+     * Closes the connection; an HTTP/1.1 connection blocked reading a request head is answered
+     * 408 first (with TLS only once the handshake is done: writing would otherwise wait for it).
+     * Closing Helidon's socket does not end a TLS connection whose handshake waits for the client
+     * (Helidon 4.5.0 shakes hands on the first read or write of its NIO socket), so the
+     * connection's thread is also interrupted, which closes the channel it is blocked on.
+     */
     void expire() {
+      // If the answer cannot be written (the client reads nothing), the close comes anyway.
+      ScheduledFuture<?> hard = ConnectionBound.TIMER.schedule(() -> Thread.ofVirtual().start(this::kill),
+          1, TimeUnit.SECONDS);
       try {
-        if (!http2 && reading && !inRequest) {
+        if (!http2 && reading && !inRequest && (pulled || !ctx.isSecure())) {
           ctx.dataWriter().writeNow(BufferData.create(timeoutAnswer));
         }
       } catch (RuntimeException e) {
         // The client went away meanwhile; closing is all that is left.
       } finally {
+        kill();
+        hard.cancel(false);
+      }
+    }
+
+    /** Interrupts first: closing a TLS socket whose handshake is waiting blocks until that ends. */
+    private void kill() {
+      Thread t = thread;
+      if (t != null) {
+        t.interrupt();
+      }
+      try {
         ctx.serverSocket().close();
+      } catch (RuntimeException e) {
+        // Already closed.
       }
     }
 
