@@ -9,6 +9,7 @@ module mira.server {
   requires mira.alert;
   requires io.helidon.webserver;
   requires io.helidon.webserver.http2;
+  requires io.helidon.common.task;
   requires io.helidon.webserver.grpc;
   requires io.helidon.http.encoding;
   requires io.grpc;

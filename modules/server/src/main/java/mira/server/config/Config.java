@@ -27,6 +27,8 @@ import java.util.Optional;
  * @param tlsCert the PEM certificate chain both listeners serve, or empty for plain TCP
  * @param tlsKey the PEM private key of {@code tlsCert} (set exactly when it is)
  * @param tlsClientCa the PEM CA a client certificate must chain to (mTLS), or empty
+ * @param maxConnections connections each listener serves at once, 1..1000000
+ * @param headerTimeout how long a request's headers may take once begun, 1s..10m
  */
 public record Config(
     String node,
@@ -47,7 +49,9 @@ public record Config(
     Optional<Path> readTokens,
     Optional<Path> tlsCert,
     Optional<Path> tlsKey,
-    Optional<Path> tlsClientCa) {
+    Optional<Path> tlsClientCa,
+    int maxConnections,
+    Duration headerTimeout) {
 
   /** Upper bound on ingest.shards; more flushers than this only fragment blocks. */
   public static final int MAX_SHARDS = 16;

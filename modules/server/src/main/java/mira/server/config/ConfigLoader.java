@@ -245,8 +245,14 @@ public final class ConfigLoader {
     if (tlsClientCa.isPresent() && tlsCert.isEmpty()) {
       throw new ConfigException(where(Key.TLS_CLIENT_CA, origin) + ": needs tls.cert and tls.key (mTLS is TLS first)");
     }
+    Duration headerTimeout = Units.duration(where(Key.SERVER_HEADER_TIMEOUT, origin), raw.get(Key.SERVER_HEADER_TIMEOUT));
+    if (headerTimeout.compareTo(Duration.ofSeconds(1)) < 0 || headerTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new ConfigException(where(Key.SERVER_HEADER_TIMEOUT, origin) + ": \"" + raw.get(Key.SERVER_HEADER_TIMEOUT)
+          + "\" is outside 1s..10m");
+    }
+    int maxConnections = integer(Key.SERVER_MAX_CONNECTIONS, origin, raw.get(Key.SERVER_MAX_CONNECTIONS), 1, 1_000_000, "");
     return new Config(node, dataDir, grpc, http, ttl, coldFormat, shards, queue, wal, maxBytes, rules, linkBase,
-        peers, peerTimeout, ingestTokens, readTokens, tlsCert, tlsKey, tlsClientCa);
+        peers, peerTimeout, ingestTokens, readTokens, tlsCert, tlsKey, tlsClientCa, maxConnections, headerTimeout);
   }
 
   /** A key whose value is a path or empty (off). */

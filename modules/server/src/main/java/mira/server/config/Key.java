@@ -47,7 +47,11 @@ public enum Key {
   TLS_KEY("tls.key", "", null,
       "PEM private key of tls.cert (PKCS#8, or PKCS#1 / SEC 1; RSA or EC; unencrypted)."),
   TLS_CLIENT_CA("tls.client_ca", "", null,
-      "PEM CA certificates; when set, both listeners require a client certificate issued by one of them (mTLS).");
+      "PEM CA certificates; when set, both listeners require a client certificate issued by one of them (mTLS)."),
+  SERVER_MAX_CONNECTIONS("server.max_connections", "4096", null,
+      "Connections each listener serves at once; past it a new one is answered 503 (HTTP) or GOAWAY (gRPC) and closed."),
+  SERVER_HEADER_TIMEOUT("server.header_timeout", "10s", null,
+      "How long a request's headers may take to arrive once begun (and a new connection's first request); past it the connection is closed.");
 
   private final String path;
   private final String defaultValue;

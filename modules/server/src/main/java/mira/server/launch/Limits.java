@@ -10,13 +10,12 @@ import java.time.Duration;
  * <ul>
  *   <li>A slowloris client (a request written a byte at a time) holds a parked virtual thread and
  *       a socket, never a worker, so it does not delay other clients (SlowlorisTest: 500 such
- *       connections). Helidon 4.5.0 has no deadline for reading a request's headers (neither the
- *       socket read timeout nor the idle check closed a stalled header in our test), so such a
- *       connection lasts until the client gives up; {@link #MAX_CONNECTIONS} bounds how many.</li>
+ *       connections), and {@code server.header_timeout} ({@link HeaderDeadline}) closes it once its
+ *       headers are overdue, which Helidon 4.5.0 does not do itself.</li>
  *   <li>{@link #IDLE_TIMEOUT}: a kept-alive connection with no request for this long is closed
  *       (checked every {@link #IDLE_CHECK}).</li>
- *   <li>{@link #MAX_CONNECTIONS}: Helidon's {@code maxTcpConnections} per listener; past it the
- *       listener stops taking connections until one closes.</li>
+ *   <li>{@code server.max_connections} per listener, enforced by {@link ConnectionBound}: past it a
+ *       new connection is answered 503 or GOAWAY and closed.</li>
  *   <li>{@link #MAX_HEADER_BYTES}, {@link #MAX_PROLOGUE_BYTES}, {@link #MAX_HEADERS}: the request
  *       line and the header block are bounded in bytes (HTTP/1.1: 431 or 414; HTTP/2: the stream is
  *       refused), and the header count by {@code HeaderBounds}.</li>
@@ -25,7 +24,6 @@ import java.time.Duration;
 final class Limits {
   static final Duration IDLE_TIMEOUT = Duration.ofMinutes(5);
   static final Duration IDLE_CHECK = Duration.ofSeconds(30);
-  static final int MAX_CONNECTIONS = 4096;
   static final int MAX_HEADER_BYTES = 16 * 1024;
   static final int MAX_PROLOGUE_BYTES = 8 * 1024;
   static final int MAX_HEADERS = 100;

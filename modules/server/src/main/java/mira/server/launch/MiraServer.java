@@ -5,8 +5,12 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.grpc.GrpcConfig;
 import io.helidon.webserver.grpc.GrpcRouting;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.ProtocolConfigs;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionProvider;
 import io.helidon.webserver.http2.Http2Config;
+import io.helidon.webserver.http2.Http2ConnectionProvider;
+import io.helidon.webserver.spi.ServerConnectionSelector;
 import java.io.IOException;
 import java.lang.System.Logger;
 import java.net.InetAddress;
@@ -50,8 +54,11 @@ public final class MiraServer implements AutoCloseable {
   private final ServerTls tls;
   private final TlsWatch watch;
 
-  private MiraServer(WebServer web, AtomicBoolean ready, Access access, ServerTls tls) {
+  private final List<HeaderDeadline> deadlines;
+
+  private MiraServer(WebServer web, AtomicBoolean ready, Access access, ServerTls tls, List<HeaderDeadline> deadlines) {
     this.web = web;
+    this.deadlines = deadlines;
     this.ready = ready;
     this.access = access;
     this.tls = tls;
@@ -108,6 +115,27 @@ public final class MiraServer implements AutoCloseable {
     OtlpReceivers otlp = new OtlpReceivers(config.maxRequestBytes(), sink, access);
     GrpcRouting.Builder grpc = GrpcRouting.builder();
     otlp.routeGrpc(grpc);
+    // Each listener's one protocol is built here rather than discovered by Helidon, so that its
+    // connections pass through ConnectionBound (a single selector is also what lets Helidon hand
+    // a connection to it right after accept, without reading first).
+    HeaderDeadline grpcDeadline = new HeaderDeadline("gRPC", config.headerTimeout(), ConnectionBound.Protocol.HTTP2);
+    HeaderDeadline httpDeadline = new HeaderDeadline("HTTP", config.headerTimeout(), ConnectionBound.Protocol.HTTP1);
+    ConnectionBound grpcBound = new ConnectionBound("gRPC", config.maxConnections(), ConnectionBound.Protocol.HTTP2,
+        grpcDeadline);
+    ConnectionBound httpBound = new ConnectionBound("HTTP", config.maxConnections(), ConnectionBound.Protocol.HTTP1,
+        httpDeadline);
+    Http2Config h2 = http2(m != null);
+    GrpcConfig grpcConfig = GrpcConfig.builder().enableCompression(true)
+        .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build();
+    ServerConnectionSelector grpcSelector = grpcBound.wrap(new Http2ConnectionProvider()
+        .create(WebServer.DEFAULT_SOCKET_NAME, h2, ProtocolConfigs.create(List.of(h2, grpcConfig))));
+    Http1Config h1 = Http1Config.builder().maxHeadersSize(Limits.MAX_HEADER_BYTES)
+        .maxPrologueLength(Limits.MAX_PROLOGUE_BYTES)
+        .addReceiveListener(httpDeadline.received())
+        .addSendListener(httpDeadline.sent())
+        .build();
+    ServerConnectionSelector httpSelector = httpBound.wrap(new Http1ConnectionProvider()
+        .create(HTTP_SOCKET, h1, ProtocolConfigs.create(List.of(h1))));
     WebServerConfig.Builder builder = WebServer.builder()
         .shutdownHook(false)
         .host(config.grpcListen().host())
@@ -116,23 +144,20 @@ public final class MiraServer implements AutoCloseable {
         // Nagle's algorithm held the last frames of a gRPC answer (HEADERS, DATA and trailers go
         // out as separate writes) until the client's delayed ACK: ~50 ms on every export.
         .connectionOptions(o -> o.tcpNoDelay(true))
-        .maxTcpConnections(Limits.MAX_CONNECTIONS)
+        .maxTcpConnections(grpcBound.helidonLimit())
         .idleConnectionTimeout(Limits.IDLE_TIMEOUT)
         .idleConnectionPeriod(Limits.IDLE_CHECK)
-        .addProtocol(http2(m != null))
-        .addProtocol(GrpcConfig.builder().enableCompression(true)
-            .maxReadBufferSize(otlp.grpcMaxReadBufferSize()).build())
+        .addConnectionSelector(grpcSelector)
         .addRouting(grpc)
         .putSocket(HTTP_SOCKET, l -> l
             .host(config.httpListen().host())
             .port(config.httpListen().port())
             .protocolsDiscoverServices(false)
             .connectionOptions(o -> o.tcpNoDelay(true))
-            .maxTcpConnections(Limits.MAX_CONNECTIONS)
+            .maxTcpConnections(httpBound.helidonLimit())
             .idleConnectionTimeout(Limits.IDLE_TIMEOUT)
             .idleConnectionPeriod(Limits.IDLE_CHECK)
-            .addProtocol(Http1Config.builder().maxHeadersSize(Limits.MAX_HEADER_BYTES)
-                .maxPrologueLength(Limits.MAX_PROLOGUE_BYTES).build())
+            .addConnectionSelector(httpSelector)
             // Request bodies reach handlers still encoded: OTLP inflates them itself, under the limit.
             .contentEncoding(OtlpReceivers.httpContentEncoding())
             .routing(r -> {
@@ -169,8 +194,10 @@ public final class MiraServer implements AutoCloseable {
       throw new StartupException("cannot bind gRPC listen address " + config.grpcListen() + " or HTTP listen address "
           + config.httpListen());
     }
+    grpcDeadline.start(config.headerTimeout());
+    httpDeadline.start(config.headerTimeout());
     ready.set(true);
-    return new MiraServer(web, ready, access, tls);
+    return new MiraServer(web, ready, access, tls, List.of(grpcDeadline, httpDeadline));
   }
 
   /**
@@ -264,6 +291,7 @@ public final class MiraServer implements AutoCloseable {
     if (watch != null) {
       watch.close();
     }
+    deadlines.forEach(HeaderDeadline::stop);
     if (ready.getAndSet(false) && web.isRunning()) {
       web.stop();
       LOG.log(Level.INFO, "listeners stopped");

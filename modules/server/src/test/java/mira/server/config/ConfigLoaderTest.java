@@ -44,6 +44,8 @@ class ConfigLoaderTest {
     assertThat(c.ingestQueue()).isEqualTo(1024);
     assertThat(c.ingestWal()).isTrue();
     assertThat(c.maxRequestBytes()).isEqualTo(16L << 20);
+    assertThat(c.maxConnections()).isEqualTo(4096);
+    assertThat(c.headerTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(c.alertRules()).isEmpty();
     assertThat(c.node()).matches("[A-Za-z0-9._-]{1,63}");
   }
@@ -59,6 +61,7 @@ class ConfigLoaderTest {
           ingest: {shards: "3", queue: "64", wal: "false", max_request_bytes: "4MiB"},
           alert: {rules: "rules.yaml"},
           link_base: "https://mira.example.com/",
+          server: {max_connections: "500", header_timeout: "30s"},
         }
         """);
     assertThat(c.node()).isEqualTo("mira-1");
@@ -73,6 +76,8 @@ class ConfigLoaderTest {
     assertThat(c.maxRequestBytes()).isEqualTo(4L << 20);
     assertThat(c.alertRules()).contains(Path.of("rules.yaml"));
     assertThat(c.linkBase()).isEqualTo("https://mira.example.com");
+    assertThat(c.maxConnections()).isEqualTo(500);
+    assertThat(c.headerTimeout()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
@@ -148,6 +153,10 @@ class ConfigLoaderTest {
     assertThat(refusal("{ingest: {shards: \"17\"}}")).contains("ingest.shards").contains("1..16");
     assertThat(refusal("{ingest: {shards: \"many\"}}")).contains("ingest.shards").contains("auto");
     assertThat(refusal("{ingest: {queue: \"0\"}}")).contains("ingest.queue");
+    assertThat(refusal("{server: {max_connections: \"0\"}}")).contains("server.max_connections").contains("1..1000000");
+    assertThat(refusal("{server: {max_connections: \"lots\"}}")).contains("server.max_connections").contains("whole number");
+    assertThat(refusal("{server: {header_timeout: \"500ms\"}}")).contains("server.header_timeout").contains("1s..10m");
+    assertThat(refusal("{server: {header_timeout: \"1h\"}}")).contains("server.header_timeout").contains("1s..10m");
     assertThat(refusal("{ingest: {wal: \"yes\"}}")).contains("ingest.wal").contains("\"true\"");
     assertThat(refusal("{ingest: {max_request_bytes: \"16 MiB\"}}")).contains("ingest.max_request_bytes").contains("unit");
     assertThat(refusal("{ingest: {max_request_bytes: \"16TB\"}}")).contains("ingest.max_request_bytes");
