@@ -42,7 +42,8 @@ import mira.server.config.Key;
 /**
  * {@code mira train}: the workload the image's AOT cache is recorded from. It starts a node on
  * loopback with a throw-away data directory, answers a probe, takes an export of every signal over
- * OTLP/HTTP (JSON, protobuf, gzip) and two bad ones, publishes, and stops. Classes the first real
+ * OTLP/HTTP (JSON, protobuf, gzip) and two bad ones, then, once they are sealed into blocks, asks
+ * each query class of the API once, and stops. Classes the first real
  * requests would load are then already loaded and linked when the cache is written.
  */
 public final class Training {
@@ -101,6 +102,60 @@ public final class Training {
             "{\"signal\": \"traces\", \"limit\": 10}".getBytes(StandardCharsets.UTF_8), 200),
         new Call("GET", "/api/v1/metrics", null, null, null, 200));
     List<String> failures = new ArrayList<>();
+    send(base, calls, failures);
+    if (failures.isEmpty()) {
+      // Once the exports lie in sealed blocks (a block is sealed at the latest MAX_BLOCK_AGE after
+      // its first export), every query class reads them the way a restarted node reads its store:
+      // mapped tables, sidecars, the census, the series functions, the map, MCP. The classes they
+      // load are then in the cache too, so a first query after a start does not load them.
+      try {
+        Thread.sleep(mira.server.ingest.Ingest.MAX_BLOCK_AGE.toMillis() + 1_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failures.add("interrupted");
+        return failures;
+      }
+      send(base, queries(), failures);
+    }
+    return failures;
+  }
+
+  /** Each query class once, over the training data; every one must answer 200. */
+  private static List<Call> queries() {
+    String window = "\"from\": \"1767225500000000000\", \"to\": \"1767225700000000000\"";
+    List<Call> out = new ArrayList<>();
+    for (String doc : List.of(
+        "{\"signal\": \"logs\", " + window + ", \"limit\": 100}",
+        "{\"signal\": \"logs\", " + window + ", \"where\": [{\"attr\": \"n\", \"eq\": \"2\"}]}",
+        "{\"signal\": \"logs\", " + window + ", \"where\": [{\"text\": \"hello\"}]}",
+        "{\"signal\": \"logs\", " + window + ", \"q\": \"severity_number>=9 n?\"}",
+        "{\"signal\": \"traces\", " + window + ", \"where\": [{\"attr\": \"http.response.status_code\", \"gte\": 500}]}",
+        "{\"signal\": \"traces\", " + window + ", \"where\": [{\"field\": \"trace_id\", \"in\": [\"0102030405060708090a0b0c0d0e0f10\"]}]}")) {
+      out.add(json("/api/v1/query", doc));
+    }
+    out.add(new Call("GET", "/api/v1/traces/0102030405060708090a0b0c0d0e0f10", null, null, null, 200));
+    out.add(json("/api/v1/series", "{\"name\": \"train.gauge\", " + window + "}"));
+    out.add(json("/api/v1/series", "{\"name\": \"train.gauge\", " + window + ", \"step\": \"1m\", \"fn\": \"max\", "
+        + "\"group_by\": [\"service.name\"]}"));
+    out.add(json("/api/v1/entities", "{" + window + "}"));
+    out.add(new Call("GET", "/api/v1/services?from=1767225500000000000&to=1767225700000000000", null, null, null, 200));
+    out.add(json("/api/v1/map", "{" + window + "}"));
+    out.add(json("/api/v1/correlate", "{\"anchor\": {\"signal\": \"traces\", " + window + "}, "
+        + "\"expand\": [\"traces\", \"peers\", {\"around\": \"5s\"}]}"));
+    out.add(json("/api/v1/facets", "{\"signal\": \"traces\", " + window + ", \"keys\": [\"service.name\"]}"));
+    out.add(new Call("GET", "/api/v1/attributes?signal=logs&from=1767225500000000000&to=1767225700000000000",
+        null, null, null, 200));
+    out.add(new Call("GET", "/api/v1/metrics?from=1767225500000000000&to=1767225700000000000", null, null, null, 200));
+    out.add(new Call("GET", "/", null, null, null, 200));
+    return out;
+  }
+
+  private static Call json(String path, String doc) {
+    return new Call("POST", path, "application/json", null, doc.getBytes(StandardCharsets.UTF_8), 200);
+  }
+
+  /** Sends {@code calls} at once and adds each wrong answer to {@code failures}. */
+  private static void send(String base, List<Call> calls, List<String> failures) {
     try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<String>> answers = new ArrayList<>();
       for (Call c : calls) {
@@ -115,7 +170,6 @@ public final class Training {
     } catch (Exception e) {
       failures.add(e.toString());
     }
-    return failures;
   }
 
   private static String send(String base, Call c) throws IOException {
