@@ -11,9 +11,7 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
 import io.helidon.webserver.ProxyProtocolData;
 import io.helidon.webserver.Router;
-import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http1.Http1ConnectionListener;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and then nothing open for as long as the client likes (the idle check counts only the wait for
  * a request line as idle).
  *
- * <p>Each connection's reads go through a {@link DataReader} of Mira's over Helidon's socket, so every
+ * <p>Each connection's reads go through a {@link DataReader} of Mira's over Helidon's, so every
  * arrival of bytes is seen; the connection is armed when a request head (or, on HTTP/2, a frame or
  * header block) has started and disarmed when it is complete. A check every
  * {@link #checkPeriod} closes a connection armed for longer than the deadline:
@@ -194,15 +192,14 @@ final class HeaderDeadline {
         // Part of a request head is buffered and more is needed: the request has started.
         armedAt = System.nanoTime();
       }
+      DataReader in = ctx.dataReader();
       byte[] bytes;
       reading = true;
       try {
-        bytes = next();
+        in.ensureAvailable();
+        bytes = in.readBytes(in.available());
       } finally {
         reading = false;
-      }
-      if (bytes == null) {
-        return null;
       }
       pulled = true;
       if (http2) {
@@ -211,24 +208,6 @@ final class HeaderDeadline {
         armedAt = System.nanoTime();
       }
       return bytes;
-    }
-
-    /**
-     * What Helidon's own reader would have pulled: anything it already holds (nothing, when it
-     * hands the connection over before reading), else the socket's next bytes, uncopied, with its
-     * exception mapped as Helidon maps it.
-     */
-    private byte[] next() {
-      DataReader in = ctx.dataReader();
-      int held = in.available();
-      if (held > 0) {
-        return in.readBytes(held);
-      }
-      try {
-        return ctx.serverSocket().get();
-      } catch (UncheckedIOException e) {
-        throw new ServerConnectionException("Reading from socket failed", e);
-      }
     }
 
     /** Advances the HTTP/2 frame state over {@code bytes}; armed while anything is part-way in. */
