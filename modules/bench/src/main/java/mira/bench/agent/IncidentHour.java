@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import mira.bench.telemetry.Fleet;
@@ -146,34 +147,42 @@ public final class IncidentHour {
 
   /**
    * Waits until the node answers for every record sent: with the write-ahead log on, an export is
-   * acknowledged once it is durable, a moment before a query can read it. Polls
-   * {@code GET /api/v1/services} over the hour and sums its counts; fails after {@code timeout}.
+   * acknowledged once it is durable, a moment before a query can read it.
    */
   public void awaitVisible(String http, Duration timeout) throws IOException, InterruptedException {
+    awaitCounted(http, start, end(), List.of("logs", "traces", "metrics"), records(), timeout);
+  }
+
+  /**
+   * Polls {@code GET /api/v1/services} over {@code [from, to]} until its counts of {@code signals},
+   * summed over the services, reach {@code expected}; fails after {@code timeout}.
+   */
+  static void awaitCounted(String http, long from, long to, List<String> signals, long expected, Duration timeout)
+      throws IOException, InterruptedException {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
-    HttpRequest r = HttpRequest.newBuilder(URI.create(http + "/api/v1/services?from=" + start + "&to=" + end()))
+    HttpRequest r = HttpRequest.newBuilder(URI.create(http + "/api/v1/services?from=" + from + "&to=" + to))
         .timeout(Duration.ofSeconds(30)).GET().build();
     long deadline = System.nanoTime() + timeout.toNanos();
     long seen = -1;
     while (System.nanoTime() < deadline) {
-      HttpResponse<String> a = client.send(r, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<byte[]> a = client.send(r, HttpResponse.BodyHandlers.ofByteArray());
       seen = 0;
-      java.util.regex.Matcher m = COUNT.matcher(a.body());
-      while (m.find()) {
-        seen += Long.parseLong(m.group(1));
-      }
-      if (a.statusCode() == 200 && seen >= records()) {
-        return;
+      if (a.statusCode() == 200) {
+        for (Object o : (List<?>) ((Map<?, ?>) Investigation.read(a.body())).get("services")) {
+          Map<?, ?> counts = (Map<?, ?>) ((Map<?, ?>) o).get("signals");
+          for (String signal : signals) {
+            seen += Long.parseLong((String) counts.get(signal));
+          }
+        }
+        if (seen >= expected) {
+          return;
+        }
       }
       Thread.sleep(100);
     }
-    throw new IOException("after " + timeout + " the node answers for " + seen + " of the " + records() + " records sent");
+    throw new IOException("after " + timeout + " the node answers for " + seen + " of the " + expected + " records sent");
   }
-
-  /** A signal's count in a services answer. */
-  private static final java.util.regex.Pattern COUNT =
-      java.util.regex.Pattern.compile("\"(?:logs|traces|metrics)\": *\"(\\d+)\"");
 
   private static void post(HttpClient client, String uri, byte[] body, List<String> refused)
       throws IOException, InterruptedException {

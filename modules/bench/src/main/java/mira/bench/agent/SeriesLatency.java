@@ -71,7 +71,7 @@ public final class SeriesLatency {
     long sent = (long) perTick * ticks;
     System.out.printf(Locale.ROOT, "sent %,d data points over an hour in %,d exports in %.1f s%n", sent, ticks,
         (System.nanoTime() - t0) / 1e9);
-    awaitPoints(client, http, start, end, sent);
+    IncidentHour.awaitCounted(http, start, end, List.of("metrics"), sent, Duration.ofSeconds(60));
 
     String doc = "{\"name\": \"http.server.request.duration\", \"from\": \"" + start + "\", \"to\": \"" + end + "\", "
         + "\"fn\": \"quantile\", \"quantile\": 0.99, \"group_by\": [\"service.name\"], \"step\": \"1m\", "
@@ -110,25 +110,5 @@ public final class SeriesLatency {
     System.out.printf(Locale.ROOT, "%d series, %d points in the answer; stats %s%n", series, pts, last.get("stats"));
     System.out.printf(Locale.ROOT, "p99 by service, 1 h at 1 m: p50 %.1f ms  p99 %.1f ms  max %.1f ms  (%d runs after %d warm-up)%n",
         ms[(runs - 1) / 2], ms[Math.min(runs - 1, (int) Math.ceil(runs * 0.99) - 1)], ms[runs - 1], runs, warmup);
-  }
-
-  /** Waits until {@code GET /api/v1/services} counts every point sent (an acknowledged export is readable a moment later). */
-  private static void awaitPoints(HttpClient client, String http, long from, long to, long sent)
-      throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    long seen = 0;
-    while (System.nanoTime() < deadline) {
-      HttpResponse<byte[]> a = client.send(HttpRequest.newBuilder(URI.create(http + "/api/v1/services?from=" + from + "&to=" + to))
-          .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-      seen = 0;
-      for (Object s : (List<?>) ((Map<?, ?>) Investigation.read(a.body())).get("services")) {
-        seen += Long.parseLong((String) ((Map<?, ?>) ((Map<?, ?>) s).get("signals")).get("metrics"));
-      }
-      if (seen >= sent) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new IOException("the node answers for " + seen + " of " + sent + " points after 60 s");
   }
 }
