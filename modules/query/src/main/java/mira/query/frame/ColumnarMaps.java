@@ -113,7 +113,7 @@ final class ColumnarMaps {
     Map<String, Acc> nodes = new TreeMap<>();
     Map<String, Set<Long>> entities = new HashMap<>();
     Map<String, Acc> virtual = new TreeMap<>();
-    Map<List<String>, Acc> edges = new TreeMap<>(ColumnarMaps::compareEdge);
+    Map<List<String>, Acc> edges = new TreeMap<>(ServiceMaps.EDGE_ORDER);
     long matched = 0;
     for (MapPiece p : window) {
       matched += p.counted;
@@ -139,37 +139,11 @@ final class ColumnarMaps {
     }
     open.addTo(nodes, virtual, edges);
 
-    List<ServiceMap.Node> outNodes = new ArrayList<>();
-    TreeSet<String> names = new TreeSet<>(nodes.keySet());
-    names.addAll(virtual.keySet());
-    for (String n : names) {
-      Acc a = nodes.get(n);
-      boolean isVirtual = a == null;
-      if (isVirtual) {
-        a = virtual.get(n);
-      }
-      Set<Long> e = entities.get(n);
-      outNodes.add(new ServiceMap.Node(n, e == null ? 0 : e.size(), a.n, a.errors, a.quantile(0.5),
-          a.quantile(0.99), isVirtual));
-    }
-    List<ServiceMap.Edge> outEdges = new ArrayList<>();
-    edges.forEach((k, a) -> outEdges.add(new ServiceMap.Edge(k.get(0), k.get(1), a.n, a.errors, a.quantile(0.5),
-        a.quantile(0.99), k.get(2))));
     Stats stats = new Stats(total, pruned, reading.scanned.get(), reading.rows.sum(), matched,
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> refused = new ArrayList<>(reading.refused);
     refused.sort((a, b) -> a.block().compareTo(b.block()));
-    return new ServiceMap(outNodes, outEdges, false, stats, refused);
-  }
-
-  private static int compareEdge(List<String> a, List<String> b) {
-    for (int i = 0; i < 3; i++) {
-      int c = a.get(i).compareTo(b.get(i));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
+    return new ServiceMap(ServiceMaps.nodes(nodes, virtual, entities), ServiceMaps.edges(edges), false, stats, refused);
   }
 
   /** Gets the pieces of blocks: kept ones where they count the window whole, read ones otherwise. */
@@ -562,100 +536,6 @@ final class ColumnarMaps {
       found++;
       int w = where[j];
       hit.found(new Ref(piece[w], index[w], link[w]), at);
-    }
-  }
-
-  /** Counts, errors and durations of a node or an edge: sorted arrays of whole pieces, and single spans. */
-  private static final class Acc {
-    long n;
-    long errors;
-    final List<long[]> sorted = new ArrayList<>();
-    long[] single = new long[0];
-    int singles;
-
-    void add(long count, long errs, long[] durations) {
-      n += count;
-      errors += errs;
-      if (durations.length > 0) {
-        sorted.add(durations);
-      }
-    }
-
-    void add(long duration, boolean error) {
-      if (singles == single.length) {
-        single = java.util.Arrays.copyOf(single, Math.max(8, singles * 2));
-      }
-      single[singles++] = duration;
-      n++;
-      if (error) {
-        errors++;
-      }
-    }
-
-    /** The nearest-rank quantile in milliseconds; 0 with no spans. */
-    double quantile(double q) {
-      if (n == 0) {
-        return 0;
-      }
-      if (singles > 0) {
-        long[] s = java.util.Arrays.copyOf(single, singles);
-        java.util.Arrays.sort(s);
-        sorted.add(s);
-        single = new long[0];
-        singles = 0;
-      }
-      long rank = (long) Math.max(0, Math.ceil(q * n) - 1);
-      if (sorted.size() == 1) {
-        return sorted.get(0)[(int) rank] / 1e6;
-      }
-      // The answer lies between the least and the greatest of the arrays' own quantiles.
-      int k = sorted.size();
-      long lo = Long.MAX_VALUE;
-      long hi = Long.MIN_VALUE;
-      for (long[] d : sorted) {
-        long own = d[(int) Math.max(0, Math.ceil(q * d.length) - 1)];
-        lo = Math.min(lo, own);
-        hi = Math.max(hi, own);
-      }
-      // Bisect the value for the least v with more than rank durations at most v; each array's
-      // count is searched only between the counts at the current bounds.
-      int[] from = new int[k];
-      int[] to = new int[k];
-      for (int i = 0; i < k; i++) {
-        long[] d = sorted.get(i);
-        from[i] = upper(d, 0, d.length, lo - 1);
-        to[i] = upper(d, from[i], d.length, hi);
-      }
-      int[] at = new int[k];
-      while (lo < hi) {
-        long mid = (lo & hi) + ((lo ^ hi) >> 1);
-        long le = 0;
-        for (int i = 0; i < k; i++) {
-          at[i] = upper(sorted.get(i), from[i], to[i], mid);
-          le += at[i];
-        }
-        if (le > rank) {
-          hi = mid;
-          System.arraycopy(at, 0, to, 0, k);
-        } else {
-          lo = mid + 1;
-          System.arraycopy(at, 0, from, 0, k);
-        }
-      }
-      return lo / 1e6;
-    }
-
-    /** How many of {@code d} (sorted) are at most {@code v}, knowing the count lies in {@code [a, b]}. */
-    private static int upper(long[] d, int a, int b, long v) {
-      while (a < b) {
-        int m = (a + b) >>> 1;
-        if (d[m] <= v) {
-          a = m + 1;
-        } else {
-          b = m;
-        }
-      }
-      return a;
     }
   }
 }

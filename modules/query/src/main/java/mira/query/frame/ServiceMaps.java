@@ -131,15 +131,7 @@ public final class ServiceMaps {
     Map<String, Acc> nodes = new TreeMap<>();
     Map<String, Set<Long>> entities = new HashMap<>();
     Map<String, Acc> virtual = new TreeMap<>();
-    Map<List<String>, Acc> edges = new TreeMap<>((a, b) -> {
-      for (int i = 0; i < 3; i++) {
-        int c = a.get(i).compareTo(b.get(i));
-        if (c != 0) {
-          return c;
-        }
-      }
-      return 0;
-    });
+    Map<List<String>, Acc> edges = new TreeMap<>(EDGE_ORDER);
     for (S s : window) {
       nodes.computeIfAbsent(s.service, k -> new Acc()).add(s.duration, s.error);
       if (s.entity != 0) {
@@ -167,7 +159,23 @@ public final class ServiceMaps {
         }
       }
     }
-    List<ServiceMap.Node> outNodes = new ArrayList<>();
+    return new ServiceMap(nodes(nodes, virtual, entities), edges(edges), truncated, reads.stats(), reads.refused());
+  }
+
+  /** Edges (from, to, kind) in the answer's order. */
+  static final java.util.Comparator<List<String>> EDGE_ORDER = (a, b) -> {
+    for (int i = 0; i < 3; i++) {
+      int c = a.get(i).compareTo(b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
+  };
+
+  /** The answer's nodes, services and virtual ones in name order, from their accumulators. */
+  static List<ServiceMap.Node> nodes(Map<String, Acc> nodes, Map<String, Acc> virtual, Map<String, Set<Long>> entities) {
+    List<ServiceMap.Node> out = new ArrayList<>();
     TreeSet<String> names = new TreeSet<>(nodes.keySet());
     names.addAll(virtual.keySet());
     for (String n : names) {
@@ -177,13 +185,18 @@ public final class ServiceMaps {
         a = virtual.get(n);
       }
       Set<Long> e = entities.get(n);
-      outNodes.add(new ServiceMap.Node(n, e == null ? 0 : e.size(), a.n, a.errors, a.quantile(0.5), a.quantile(0.99),
+      out.add(new ServiceMap.Node(n, e == null ? 0 : e.size(), a.n, a.errors, a.quantile(0.5), a.quantile(0.99),
           isVirtual));
     }
-    List<ServiceMap.Edge> outEdges = new ArrayList<>();
-    edges.forEach((k, a) -> outEdges.add(new ServiceMap.Edge(k.get(0), k.get(1), a.n, a.errors, a.quantile(0.5),
+    return out;
+  }
+
+  /** The answer's edges, in the order of {@code edges} (keyed from, to, kind). */
+  static List<ServiceMap.Edge> edges(Map<List<String>, Acc> edges) {
+    List<ServiceMap.Edge> out = new ArrayList<>();
+    edges.forEach((k, a) -> out.add(new ServiceMap.Edge(k.get(0), k.get(1), a.n, a.errors, a.quantile(0.5),
         a.quantile(0.99), k.get(2))));
-    return new ServiceMap(outNodes, outEdges, truncated, reads.stats(), reads.refused());
+    return out;
   }
 
   /** The name of what a childless client or producer span called, or null if its attributes do not say. */
@@ -220,33 +233,5 @@ public final class ServiceMaps {
           service == null ? UNKNOWN : service, s.resource().entity(), s.kind(), s.statusCode() == ERROR,
           s.durationNano(), s.links(), s.attributes()));
     });
-  }
-
-  /** Counts, errors and durations of a node or an edge. */
-  private static final class Acc {
-    long n;
-    long errors;
-    long[] durations = new long[8];
-
-    void add(long duration, boolean error) {
-      if (n == durations.length) {
-        durations = Arrays.copyOf(durations, durations.length * 2);
-      }
-      durations[(int) n++] = duration;
-      if (error) {
-        errors++;
-      }
-    }
-
-    /** The nearest-rank quantile in milliseconds; 0 with no spans. */
-    double quantile(double q) {
-      if (n == 0) {
-        return 0;
-      }
-      long[] d = Arrays.copyOf(durations, (int) n);
-      Arrays.sort(d);
-      int i = (int) Math.max(0, Math.ceil(q * n) - 1);
-      return d[i] / 1e6;
-    }
   }
 }
