@@ -45,6 +45,7 @@ import mira.query.scan.OpenBlockCache;
 import mira.query.scan.Search;
 import mira.query.scan.TraceLookup;
 import mira.query.series.MetricNames;
+import mira.query.series.SeriesPartials;
 import mira.query.series.SeriesScan;
 import mira.query.result.BusyException;
 import mira.query.result.QueryException;
@@ -107,6 +108,7 @@ public final class LocalQueries implements AutoCloseable {
       readers.sweep();
       ServiceMaps.sweep();
       Census.sweep();
+      SeriesPartials.sweep();
     }),
         SWEEP_READERS.toNanos(), SWEEP_READERS.toNanos(), TimeUnit.NANOSECONDS);
     h.scheduleWithFixedDelay(() -> housekeep("reconciling the sidecar cache", () -> pruning.sweep(dataDir)),

@@ -42,8 +42,15 @@ final class Quantiles {
       }
     }
     summaries.check(groups, f);
+    return results(groups, q, t0, nb, raw.droppedSeries(), stats, refused);
+  }
+
+  /** The groups' quantiles per step, capped as the document asks; {@code droppedSeries} before the cap. */
+  static SeriesResult results(TreeMap<String, SeriesFunctions.Group> groups, SeriesQuery q, long t0, int nb,
+      long droppedSeries, Stats stats, List<Refused> refused) {
+    SeriesFn f = q.fn();
+    long step = f.step();
     List<SeriesResult.Series> out = new ArrayList<>();
-    long droppedSeries = raw.droppedSeries();
     for (SeriesFunctions.Group g : groups.values()) {
       if (out.size() >= q.maxSeries()) {
         droppedSeries++;
@@ -272,7 +279,7 @@ final class Quantiles {
     }
   }
 
-  private static boolean lower(double[] now, double[] prev) {
+  static boolean lower(double[] now, double[] prev) {
     double a = 0;
     double b = 0;
     for (int k = 0; k < now.length; k++) {

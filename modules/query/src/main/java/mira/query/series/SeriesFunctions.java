@@ -90,8 +90,15 @@ final class SeriesFunctions {
     if (!derived.isEmpty()) {
       averages(derived, q, t0, nb, groups);
     }
+    return results(groups, q, t0, raw.droppedSeries(), stats, refused);
+  }
+
+  /** The groups' values per step, capped as the document asks; {@code droppedSeries} before the cap. */
+  static SeriesResult results(TreeMap<String, Group> groups, SeriesQuery q, long t0, long droppedSeries, Stats stats,
+      List<Refused> refused) {
+    SeriesFn f = q.fn();
+    long step = f.step();
     List<SeriesResult.Series> out = new ArrayList<>();
-    long droppedSeries = raw.droppedSeries();
     for (Group g : groups.values()) {
       if (out.size() >= q.maxSeries()) {
         droppedSeries++;
@@ -358,7 +365,7 @@ final class SeriesFunctions {
       }
     }
 
-    private static double value(SeriesResult.Exemplar x) {
+    static double value(SeriesResult.Exemplar x) {
       return x.kind() == SeriesResult.LONG ? x.l() : x.kind() == SeriesResult.DOUBLE ? x.d() : Double.NEGATIVE_INFINITY;
     }
 

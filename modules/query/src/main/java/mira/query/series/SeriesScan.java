@@ -72,12 +72,27 @@ public final class SeriesScan {
    *     it is listed in {@link SeriesResult#refused()})
    */
   public static SeriesResult run(Engine engine, SeriesQuery q) throws IOException, QueryException {
+    return run(engine, q, SeriesPartials.SHARED);
+  }
+
+  /**
+   * Runs a parsed series query, a stepped rate, increase or quantile from the per-block partials
+   * of {@code partials} where they answer it ({@link SteppedScan}); null: always by gathering
+   * every point.
+   */
+  static SeriesResult run(Engine engine, SeriesQuery q, SeriesPartials partials) throws IOException, QueryException {
     long started = System.nanoTime();
     Sources sources = engine.sources(Signal.METRICS, q.from(), q.to());
     List<BlockRef> listed = sources.refs();
     List<Term> terms = new ArrayList<>(q.where());
     Probe probe = new Probe(Signal.METRICS, q.from(), q.to(), null, null, terms);
     Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    if (partials != null && SteppedScan.applies(q)) {
+      SeriesResult stepped = SteppedScan.run(engine, sources, listed.size(), selected, q, partials, started);
+      if (stepped != null) {
+        return stepped;
+      }
+    }
     // With a function, the caps apply to its output: the stored series are read up to the hard limits.
     int maxSeries = q.fn() == null ? q.maxSeries() : Documents.MAX_SERIES;
     int maxPoints = q.fn() == null ? q.maxPoints() : Documents.MAX_POINTS;
@@ -150,7 +165,7 @@ public final class SeriesScan {
   private record PointTables(TableView[] tables, int total) {}
 
   /** counts[0] += points scanned, counts[1] += points that matched. */
-  private static void scan(BlockReader r, SeriesQuery q, int maxPoints, SeriesSet exact, SeriesSet suffix,
+  static void scan(BlockReader r, SeriesQuery q, int maxPoints, SeriesSet exact, SeriesSet suffix,
       long[] counts)
       throws CorruptBlockException {
     TableView metrics = Tables.get(r, TableFiles.METRICS);

@@ -1,0 +1,280 @@
+package mira.query.series;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import mira.block.catalog.BlockRef;
+import mira.block.read.BlockReader;
+import mira.block.read.CorruptBlockException;
+import mira.query.doc.Cursor;
+import mira.query.doc.Documents;
+import mira.query.doc.SeriesFn;
+import mira.query.doc.SeriesQuery;
+import mira.query.prune.Pruning;
+import mira.query.result.QueryException;
+import mira.query.result.Refused;
+import mira.query.result.SeriesResult;
+import mira.query.result.Stats;
+import mira.query.scan.Engine;
+import mira.query.scan.Sources;
+import mira.query.scan.Waves;
+
+/**
+ * {@code rate}, {@code increase} and explicit-bucket {@code quantile} of a named metric on the
+ * step grid, from per-block {@link BlockPartial}s: a sealed block the window holds whole gives its
+ * kept partial (read once per query shape, see {@link SeriesPartials}), a block the window cuts
+ * or the memtable's snapshot is read for the window. The partials of a series are put in order and
+ * each block's first point takes its increase from the previous block's last, so the answer is
+ * the one {@link SeriesFunctions} and {@link Quantiles} give from every point gathered (up to the
+ * order in which fractional increases are added).
+ *
+ * <p>Where that cannot be guaranteed the answer is left to the gathering path ({@link #run}
+ * returns null): a block that does not fold, the blocks of a series that overlap in time, more
+ * series or points than the gathering path keeps.
+ */
+final class SteppedScan {
+  private SteppedScan() {}
+
+  /** Whether a query can be answered from partials: a named metric, rate, increase or quantile, the epoch grid. */
+  static boolean applies(SeriesQuery q) {
+    SeriesFn f = q.fn();
+    return f != null && !f.fromWindow() && q.name() != null
+        && (f.fn().equals("rate") || f.fn().equals("increase") || f.fn().equals("quantile"));
+  }
+
+  /**
+   * The answer from partials, or null if the gathering path must give it.
+   *
+   * @param listed how many blocks the window listed (for the stats)
+   */
+  static SeriesResult run(Engine engine, Sources sources, int listed, Pruning.Selection selected, SeriesQuery q,
+      SeriesPartials cache, long started) throws IOException, QueryException {
+    SeriesFn f = q.fn();
+    boolean quantile = f.fn().equals("quantile");
+    long step = f.step();
+    SeriesQuery all = new SeriesQuery(q.name(), Long.MIN_VALUE, Long.MAX_VALUE, q.where(), q.maxSeries(),
+        q.maxPoints(), f);
+    String shape = q.name() + '\u0000' + (quantile ? "quantile" : "increase") + '\u0000' + step + '\u0000' + q.where();
+    List<BlockRef> blocks = selected.blocks();
+    BlockPartial[] parts = new BlockPartial[blocks.size()];
+    Map<Path, Integer> at = new HashMap<>();
+    for (int i = 0; i < parts.length; i++) {
+      at.put(blocks.get(i).dir(), i);
+    }
+    AtomicInteger scanned = new AtomicInteger();
+    List<Refused> refused = Collections.synchronizedList(new ArrayList<>());
+    Waves.run(blocks, b -> false, block -> {
+      Object id = sources.isSnapshot(block) ? null : SeriesPartials.block(block.dir());
+      List<Object> key = id == null ? null : List.of(id, shape);
+      BlockPartial p = cache.get(key);
+      if (p == null || !p.wholeIn(q.from(), q.to())) {
+        try (BlockReader r = engine.open(sources, block)) {
+          scanned.incrementAndGet();
+          if (p == null && key != null) {
+            p = partial(r, all, quantile, step);
+            cache.put(key, p);
+          }
+          if (p == null || !p.wholeIn(q.from(), q.to())) {
+            p = partial(r, q, quantile, step);
+          }
+        } catch (CorruptBlockException e) {
+          refused.add(new Refused(engine.name(block), e.getMessage()));
+          return;
+        }
+      }
+      parts[at.get(block.dir())] = p;
+    }, engine.fanOut());
+
+    boolean anyExact = false;
+    long points = 0;
+    long matched = 0;
+    for (BlockPartial p : parts) {
+      if (p != null && !p.foldable()) {
+        return null;
+      }
+      if (p != null) {
+        anyExact |= !p.exact.isEmpty();
+        points += p.points;
+        matched += p.matched;
+      }
+    }
+    // Exact name first, as the gathering path: a metric really called foo.count keeps its own name.
+    TreeMap<String, List<BlockPartial.Piece>> bySeries = new TreeMap<>();
+    for (BlockPartial p : parts) {
+      if (p != null) {
+        for (BlockPartial.Piece piece : anyExact ? p.exact : p.suffix) {
+          bySeries.computeIfAbsent(piece.key(), k -> new ArrayList<>()).add(piece);
+        }
+      }
+    }
+    if (bySeries.size() > Documents.MAX_SERIES) {
+      return null;
+    }
+    for (List<BlockPartial.Piece> pieces : bySeries.values()) {
+      if (!inOrder(pieces)) {
+        return null;
+      }
+    }
+    Stats stats = new Stats(listed, selected.pruned(), scanned.get(), points, matched,
+        (System.nanoTime() - started) / 1_000_000);
+    List<Refused> ref = new ArrayList<>(refused);
+    ref.sort((a, b) -> a.block().compareTo(b.block()));
+    for (List<BlockPartial.Piece> pieces : bySeries.values()) {
+      Series s = pieces.get(0).shell();
+      SeriesFunctions.check(f, s, s.name.equals(q.name()));
+    }
+    long t0 = Math.floorDiv(q.from(), step) * step;
+    int nb = (int) ((q.to() - t0) / step) + 1;
+    long base = Math.floorDiv(t0, step);
+    TreeMap<String, SeriesFunctions.Group> groups = new TreeMap<>();
+    for (List<BlockPartial.Piece> pieces : bySeries.values()) {
+      if (quantile) {
+        quantile(groups, f, pieces, q.from(), base, nb);
+      } else {
+        increase(groups, f, pieces, q.from(), base, nb);
+      }
+    }
+    return quantile ? Quantiles.results(groups, q, t0, nb, 0, stats, ref)
+        : SeriesFunctions.results(groups, q, t0, 0, stats, ref);
+  }
+
+  private static BlockPartial partial(BlockReader r, SeriesQuery q, boolean quantile, long step)
+      throws CorruptBlockException {
+    SeriesSet exact = new SeriesSet(Documents.MAX_SERIES);
+    SeriesSet suffix = new SeriesSet(Documents.MAX_SERIES);
+    long[] counts = new long[2];
+    SeriesScan.scan(r, q, Documents.MAX_POINTS, exact, suffix, counts);
+    return BlockPartial.of(exact, suffix, quantile, step, counts[0], counts[1]);
+  }
+
+  /**
+   * Sorts a series' pieces oldest first; true if each begins after the one before it ends (in the
+   * total order of points) and they hold no more points than the gathering path keeps.
+   */
+  private static boolean inOrder(List<BlockPartial.Piece> pieces) {
+    pieces.sort((a, b) -> compare(a.first(), b.first()));
+    long total = 0;
+    for (int i = 0; i < pieces.size(); i++) {
+      total += pieces.get(i).count();
+      if (i > 0 && compare(pieces.get(i - 1).last(), pieces.get(i).first()) >= 0) {
+        return false;
+      }
+    }
+    return total <= Documents.MAX_POINTS;
+  }
+
+  private static int compare(Series.Point a, Series.Point b) {
+    return Cursor.compare(a.time(), a.node(), a.seq(), a.id(), b.time(), b.node(), b.seq(), b.id());
+  }
+
+  /** Rate or increase of one series: per step, its increases; then into its group, as {@link SeriesFunctions#apply}. */
+  private static void increase(TreeMap<String, SeriesFunctions.Group> groups, SeriesFn f,
+      List<BlockPartial.Piece> pieces, long from, long base, int nb) {
+    Series s = pieces.get(0).shell();
+    boolean delta = s.temporality == 1;
+    double[] buckets = new double[nb];
+    Arrays.fill(buckets, Double.NaN);
+    Series.Point prev = null;
+    for (BlockPartial.Piece p : pieces) {
+      add(buckets, bucket(p.first().time(), f.step(), base), BlockPartial.rateIncrease(p.first(), prev, delta, from));
+      for (int j = 0; j < p.steps().length; j++) {
+        if (p.sums()[j] != null) {
+          add(buckets, (int) (p.steps()[j] - base), p.sums()[j][0]);
+        }
+      }
+      prev = p.last();
+    }
+    if (f.fn().equals("rate")) {
+      for (int k = 0; k < nb; k++) {
+        buckets[k] = buckets[k] / (f.step() / 1e9);
+      }
+    }
+    SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s);
+    g.add(buckets, f.agg());
+    for (BlockPartial.Piece p : pieces) {
+      for (int j = 0; j < p.steps().length; j++) {
+        if (p.best()[j] != null) {
+          g.exemplar((int) (p.steps()[j] - base), p.best()[j]);
+        }
+      }
+    }
+  }
+
+  private static void add(double[] buckets, int k, double inc) {
+    buckets[k] = Double.isNaN(buckets[k]) ? inc : buckets[k] + inc;
+  }
+
+  private static int bucket(long time, long step, long base) {
+    return (int) (Math.floorDiv(time, step) - base);
+  }
+
+  /** One histogram's bucket increases into its group (same bounds only), as {@link Quantiles}. */
+  private static void quantile(TreeMap<String, SeriesFunctions.Group> groups, SeriesFn f,
+      List<BlockPartial.Piece> pieces, long from, long base, int nb) {
+    BlockPartial.Piece head = pieces.get(0);
+    if (!head.fold()) {
+      return;   // the sum half carries no buckets
+    }
+    Series s = head.shell();
+    String name = s.name.substring(0, s.name.length() - ".count".length());
+    boolean delta = s.temporality == 1;
+    SeriesFunctions.Group g = null;
+    Series.Point prev = null;
+    for (BlockPartial.Piece p : pieces) {
+      if (g != null && !Arrays.equals(g.bounds, p.bounds())) {
+        g = null;   // another layout: another group
+      }
+      double[] first = BlockPartial.histIncrease(p.first(), prev, delta, from);
+      if (first != null) {
+        g = group(groups, f, s, name, p.bounds(), g, nb);
+        int b = bucket(p.first().time(), f.step(), base);
+        merge(g, b, first);
+        for (mira.query.result.SeriesResult.Exemplar x : p.first().exemplars()) {
+          g.exemplar(b, x);
+        }
+      }
+      for (int j = 0; j < p.steps().length; j++) {
+        if (p.sums()[j] != null) {
+          g = group(groups, f, s, name, p.bounds(), g, nb);
+          int b = (int) (p.steps()[j] - base);
+          merge(g, b, p.sums()[j]);
+          if (p.best()[j] != null) {
+            g.exemplar(b, p.best()[j]);
+          }
+        }
+      }
+      prev = p.last();
+    }
+  }
+
+  private static SeriesFunctions.Group group(TreeMap<String, SeriesFunctions.Group> groups, SeriesFn f, Series s,
+      String name, double[] bounds, SeriesFunctions.Group g, int nb) {
+    if (g != null) {
+      return g;
+    }
+    g = SeriesFunctions.group(groups, f, s, name, Arrays.toString(bounds));
+    if (g.merged == null) {
+      g.merged = new double[nb][];
+      g.bounds = bounds;
+      g.best = new SeriesResult.Exemplar[nb];
+    }
+    return g;
+  }
+
+  private static void merge(SeriesFunctions.Group g, int b, double[] inc) {
+    double[] m = g.merged[b];
+    if (m == null) {
+      m = g.merged[b] = new double[inc.length];
+    }
+    for (int k = 0; k < inc.length; k++) {
+      m[k] += inc[k];
+    }
+  }
+}
