@@ -106,22 +106,24 @@ final class SteppedScan {
       }
     }
     // Exact name first, as the gathering path: a metric really called foo.count keeps its own name.
-    TreeMap<String, List<BlockPartial.Piece>> bySeries = new TreeMap<>();
+    HashMap<String, List<BlockPartial.Piece>> byKey = new HashMap<>();
     for (BlockPartial p : parts) {
       if (p != null) {
         for (BlockPartial.Piece piece : anyExact ? p.exact : p.suffix) {
-          bySeries.computeIfAbsent(piece.key(), k -> new ArrayList<>()).add(piece);
+          byKey.computeIfAbsent(piece.key(), k -> new ArrayList<>()).add(piece);
         }
       }
     }
-    if (bySeries.size() > Documents.MAX_SERIES) {
+    if (byKey.size() > Documents.MAX_SERIES) {
       return null;
     }
-    for (List<BlockPartial.Piece> pieces : bySeries.values()) {
+    for (List<BlockPartial.Piece> pieces : byKey.values()) {
       if (!inOrder(pieces)) {
         return null;
       }
     }
+    // In key order, as the gathering path's sorted set: groups take their members in this order.
+    TreeMap<String, List<BlockPartial.Piece>> bySeries = new TreeMap<>(byKey);
     Stats stats = new Stats(listed, selected.pruned(), scanned.get(), points, matched,
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
