@@ -365,8 +365,14 @@ final class SeriesFunctions {
       }
     }
 
+    /**
+     * The exemplar's value for choosing the largest; NaN and non-numbers rank lowest, so that the
+     * choice is the first maximum of a total order and can be made over parts and combined
+     * ({@link BlockPartial#merge}) with the answer of one pass.
+     */
     static double value(SeriesResult.Exemplar x) {
-      return x.kind() == SeriesResult.LONG ? x.l() : x.kind() == SeriesResult.DOUBLE ? x.d() : Double.NEGATIVE_INFINITY;
+      double v = x.kind() == SeriesResult.LONG ? x.l() : x.kind() == SeriesResult.DOUBLE ? x.d() : Double.NEGATIVE_INFINITY;
+      return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
     }
 
     SeriesResult.Series result(String agg, long t0, long step, int maxPoints) {

@@ -21,6 +21,11 @@ import java.util.Map;
  * {@link #DEFAULT_MAX_BYTES} or a sixteenth of the heap if that is less. A partial holds a few
  * numbers per series and step of its block, so a dashboard's hour of blocks costs a few MiB.
  * {@link #sweep} drops the partials of blocks whose directory is gone or was replaced.
+ *
+ * <p>Beside the partial of each block it keeps the partials that join consecutive blocks of one
+ * {@link #runSlot() slot} of time ({@link BlockPartial#merge}), under the list of blocks joined
+ * ({@link Run}): a query whose window holds the same blocks whole combines one partial for them.
+ * A block replaced or gone drops every run that holds it.
  */
 public final class SeriesPartials {
   static final long DEFAULT_MAX_BYTES = 64L << 20;
@@ -29,12 +34,29 @@ public final class SeriesPartials {
   static final SeriesPartials SHARED = new SeriesPartials(Math.min(DEFAULT_MAX_BYTES,
       Runtime.getRuntime().maxMemory() / 16));
 
+  /** The length of time whose blocks a stepped query joins into one partial (by their oldest point). */
+  static final long DEFAULT_RUN_SLOT = 10 * 60 * 1_000_000_000L;
+
+  /** The key of the partial joining several blocks' partials: their identities, oldest first. */
+  record Run(List<Object> blocks) {}
+
   private final long maxBytes;
+  private final long runSlot;
   private final Map<List<Object>, BlockPartial> cache = new LinkedHashMap<>(256, 0.75f, true);
   private long bytes;
 
   SeriesPartials(long maxBytes) {
+    this(maxBytes, DEFAULT_RUN_SLOT);
+  }
+
+  SeriesPartials(long maxBytes, long runSlot) {
     this.maxBytes = maxBytes;
+    this.runSlot = runSlot;
+  }
+
+  /** See {@link #DEFAULT_RUN_SLOT}. */
+  long runSlot() {
+    return runSlot;
   }
 
   /** The identity of the block in {@code dir} (directory and inode), or null if it cannot be read. */
@@ -72,14 +94,8 @@ public final class SeriesPartials {
   }
 
   void sweepOwn() {
-    List<List<Object>> keys;
-    synchronized (this) {
-      keys = new ArrayList<>(cache.keySet());
-    }
-    for (List<Object> k : keys) {
-      Object id = k.get(0);
-      Path dir = Path.of((String) ((List<?>) id).get(0));
-      if (!Files.isDirectory(dir) || !id.equals(block(dir))) {
+    for (List<Object> k : keys()) {
+      if (!(k.get(0) instanceof Run run ? run.blocks().stream().allMatch(SeriesPartials::current) : current(k.get(0)))) {
         synchronized (this) {
           BlockPartial p = cache.remove(k);
           if (p != null) {
@@ -88,6 +104,16 @@ public final class SeriesPartials {
         }
       }
     }
+  }
+
+  /** Whether the block identified by {@code id} ({@link #block}) is still the one in its directory. */
+  private static boolean current(Object id) {
+    Path dir = Path.of((String) ((List<?>) id).get(0));
+    return Files.isDirectory(dir) && id.equals(block(dir));
+  }
+
+  synchronized List<List<Object>> keys() {
+    return new ArrayList<>(cache.keySet());
   }
 
   synchronized int size() {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,7 @@ final class SteppedScan {
     String shape = q.name() + '\u0000' + (quantile ? "quantile" : "increase") + '\u0000' + step + '\u0000' + q.where();
     List<BlockRef> blocks = selected.blocks();
     BlockPartial[] parts = new BlockPartial[blocks.size()];
+    Object[] kept = new Object[blocks.size()];
     Map<Path, Integer> at = new HashMap<>();
     for (int i = 0; i < parts.length; i++) {
       at.put(blocks.get(i).dir(), i);
@@ -74,6 +76,7 @@ final class SteppedScan {
       Object id = sources.isSnapshot(block) ? null : SeriesPartials.block(block.dir());
       List<Object> key = id == null ? null : List.of(id, shape);
       BlockPartial p = cache.get(key);
+      boolean whole = true;   // p is the block's partial over all time, which the window holds whole
       if (p == null || !p.wholeIn(q.from(), q.to())) {
         try (BlockReader r = engine.open(sources, block)) {
           scanned.incrementAndGet();
@@ -83,13 +86,16 @@ final class SteppedScan {
           }
           if (p == null || !p.wholeIn(q.from(), q.to())) {
             p = partial(r, q, quantile, step);
+            whole = false;
           }
         } catch (CorruptBlockException e) {
           refused.add(new Refused(engine.name(block), e.getMessage()));
           return;
         }
       }
-      parts[at.get(block.dir())] = p;
+      int i = at.get(block.dir());
+      parts[i] = p;
+      kept[i] = whole && key != null ? id : null;
     }, engine.fanOut());
 
     boolean anyExact = false;
@@ -105,9 +111,10 @@ final class SteppedScan {
         matched += p.matched;
       }
     }
+    BlockPartial[] joined = runs(parts, kept, shape, quantile, step, cache);
     // Exact name first, as the gathering path: a metric really called foo.count keeps its own name.
     HashMap<String, List<BlockPartial.Piece>> byKey = new HashMap<>();
-    for (BlockPartial p : parts) {
+    for (BlockPartial p : joined) {
       if (p != null) {
         for (BlockPartial.Piece piece : anyExact ? p.exact : p.suffix) {
           byKey.computeIfAbsent(piece.key(), k -> new ArrayList<>()).add(piece);
@@ -124,8 +131,6 @@ final class SteppedScan {
     }
     // In key order, as the gathering path's sorted set: groups take their members in this order.
     TreeMap<String, List<BlockPartial.Piece>> bySeries = new TreeMap<>(byKey);
-    Stats stats = new Stats(listed, selected.pruned(), scanned.get(), points, matched,
-        (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
     for (List<BlockPartial.Piece> pieces : bySeries.values()) {
@@ -143,8 +148,66 @@ final class SteppedScan {
         increase(groups, f, pieces, q.from(), base, nb);
       }
     }
+    Stats stats = new Stats(listed, selected.pruned(), scanned.get(), points, matched,
+        (System.nanoTime() - started) / 1_000_000);
     return quantile ? Quantiles.results(groups, q, t0, nb, 0, stats, ref)
         : SeriesFunctions.results(groups, q, t0, 0, stats, ref);
+  }
+
+  /**
+   * The parts oldest first, with the kept partials of whole blocks whose oldest points fall in the
+   * same {@link SeriesPartials#runSlot() slot} of time replaced by one partial of them all (kept
+   * as well, under the blocks it joins): an hour of a busy node's metrics is some sixty blocks, and
+   * the fold's cost is per series and part, so joining them cuts it by the blocks a run holds.
+   * Oldest first also hands each series' pieces to {@link #inOrder} already sorted.
+   */
+  private static BlockPartial[] runs(BlockPartial[] parts, Object[] kept, String shape, boolean quantile, long step,
+      SeriesPartials cache) {
+    Integer[] order = new Integer[parts.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparing((Integer i) -> parts[i], Comparator.nullsLast(
+        Comparator.comparingLong((BlockPartial p) -> p.minTime))));
+    List<BlockPartial> out = new ArrayList<>(parts.length);
+    long slot = cache.runSlot();
+    for (int i = 0; i < order.length; ) {
+      BlockPartial p = parts[order[i]];
+      int j = i + 1;
+      if (p != null && kept[order[i]] != null && p.matched > 0) {
+        long at = Math.floorDiv(p.minTime, slot);
+        while (j < order.length && kept[order[j]] != null && parts[order[j]].matched > 0
+            && Math.floorDiv(parts[order[j]].minTime, slot) == at) {
+          j++;
+        }
+      }
+      if (j - i < 2) {
+        out.add(p);
+        i++;
+        continue;
+      }
+      List<Object> blocks = new ArrayList<>(j - i);
+      List<BlockPartial> members = new ArrayList<>(j - i);
+      for (int k = i; k < j; k++) {
+        blocks.add(kept[order[k]]);
+        members.add(parts[order[k]]);
+      }
+      List<Object> key = List.of(new SeriesPartials.Run(blocks), shape);
+      BlockPartial run = cache.get(key);
+      if (run == null) {
+        run = BlockPartial.merge(members, quantile, step);
+        if (run != null) {
+          cache.put(key, run);
+        }
+      }
+      if (run == null) {
+        out.addAll(members);
+      } else {
+        out.add(run);
+      }
+      i = j;
+    }
+    return out.toArray(new BlockPartial[0]);
   }
 
   private static BlockPartial partial(BlockReader r, SeriesQuery q, boolean quantile, long step)
@@ -161,7 +224,9 @@ final class SteppedScan {
    * total order of points) and they hold no more points than the gathering path keeps.
    */
   private static boolean inOrder(List<BlockPartial.Piece> pieces) {
-    pieces.sort((a, b) -> compare(a.first(), b.first()));
+    if (!sorted(pieces)) {
+      pieces.sort((a, b) -> compare(a.first(), b.first()));
+    }
     long total = 0;
     for (int i = 0; i < pieces.size(); i++) {
       total += pieces.get(i).count();
@@ -170,6 +235,16 @@ final class SteppedScan {
       }
     }
     return total <= Documents.MAX_POINTS;
+  }
+
+  /** Whether the pieces already begin in order (the blocks were taken oldest first, so nearly always). */
+  private static boolean sorted(List<BlockPartial.Piece> pieces) {
+    for (int i = 1; i < pieces.size(); i++) {
+      if (compare(pieces.get(i - 1).first(), pieces.get(i).first()) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int compare(Series.Point a, Series.Point b) {
@@ -228,12 +303,13 @@ final class SteppedScan {
     String name = s.name.substring(0, s.name.length() - ".count".length());
     boolean delta = s.temporality == 1;
     SeriesFunctions.Group g = null;
-    Series.Point prev = null;
+    BlockPartial.Piece prev = null;
     for (BlockPartial.Piece p : pieces) {
       if (g != null && !Arrays.equals(g.bounds, p.bounds())) {
         g = null;   // another layout: another group
       }
-      double[] first = BlockPartial.histIncrease(p.first(), prev, delta, from);
+      double[] first = prev == null ? BlockPartial.histIncrease(p.first(), p.head(), null, null, delta, from)
+          : BlockPartial.histIncrease(p.first(), p.head(), prev.last(), prev.tail(), delta, from);
       if (first != null) {
         g = group(groups, f, s, name, p.bounds(), g, nb);
         int b = bucket(p.first().time(), f.step(), base);
@@ -252,7 +328,7 @@ final class SteppedScan {
           }
         }
       }
-      prev = p.last();
+      prev = p;
     }
   }
 

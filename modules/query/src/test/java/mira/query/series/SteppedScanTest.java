@@ -112,6 +112,8 @@ class SteppedScanTest {
           OpenBlocks.NONE, readers);
       SeriesPartials kept = new SeriesPartials(SeriesPartials.DEFAULT_MAX_BYTES);
       SeriesPartials tiny = new SeriesPartials(2_000);
+      // A slot of a day: every block of the corpus is joined into one partial where they fold.
+      SeriesPartials joining = new SeriesPartials(SeriesPartials.DEFAULT_MAX_BYTES, 24 * 3600 * S);
       for (int round = 0; round < 2; round++) {
         for (long[] w : windows) {
           for (int k = 0; k < 6; k++) {
@@ -124,7 +126,7 @@ class SteppedScanTest {
                 + ", \"max_series\": 10000, \"max_points\": 10000}";
             SeriesQuery q = Documents.series(doc.getBytes(StandardCharsets.UTF_8), end);
             JsonTree.Obj want = answer(SeriesScan.run(engine, q, null));
-            for (SeriesPartials cache : List.of(kept, tiny)) {
+            for (SeriesPartials cache : List.of(kept, tiny, joining)) {
               JsonTree.Obj got = answer(SeriesScan.run(engine, q, cache));
               assertThat(difference(want, got, "")).as("seed %d, %s, overlapping %s", seed, doc, overlapping).isNull();
             }
@@ -142,6 +144,12 @@ class SteppedScanTest {
           SeriesResult again = SeriesScan.run(engine, q, kept);
           assertThat(again.stats().blocksScanned()).as("%s, seed %d", doc, seed).isZero();
           assertThat(again.series()).isNotEmpty();
+          SeriesScan.run(engine, q, joining);
+          assertThat(answer(SeriesScan.run(engine, q, joining))).as("%s, seed %d", doc, seed).isEqualTo(answer(again));
+        }
+        if (parts.stream().filter(l -> !l.isEmpty()).count() > 1) {
+          assertThat(joining.keys().stream().anyMatch(k -> k.get(0) instanceof SeriesPartials.Run))
+              .as("blocks in time order are joined, seed %d", seed).isTrue();
         }
       }
     }
@@ -174,9 +182,15 @@ class SteppedScanTest {
         assertThat(warm.series()).hasSize(1);
         assertThat(warm.series().get(0).points()).isNotEmpty();
         assertThat(cache.size()).isEqualTo(2);
+        SeriesPartials joining = new SeriesPartials(SeriesPartials.DEFAULT_MAX_BYTES, 24 * 3600 * S);
+        SeriesScan.run(engine, q, joining);
+        assertThat(answer(SeriesScan.run(engine, q, joining))).isEqualTo(answer(cold));
+        assertThat(joining.size()).as("two blocks and the run joining them").isEqualTo(3);
         Blocks.deleteTree(first);
         cache.sweepOwn();
+        joining.sweepOwn();
         assertThat(cache.size()).isEqualTo(1);
+        assertThat(joining.size()).as("the run went with its first block").isEqualTo(1);
         assertThat(SeriesScan.run(engine, q, cache).stats().blocksScanned()).isZero();
       }
     } finally {
