@@ -238,7 +238,7 @@ public final class QueryRoutes {
     }
     res.status(200);
     res.header(HeaderNames.CONTENT_TYPE, JSON_TYPE);
-    res.send(body);
+    Compression.send(req, res, body);
   }
 
   private static byte[] asCaller(Optional<String> auth, Work work) throws QueryException, BusyException, IOException {

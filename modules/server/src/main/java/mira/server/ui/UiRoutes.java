@@ -74,7 +74,7 @@ public final class UiRoutes {
   }
 
   /** Whether an Accept-Encoding header allows gzip: named (or {@code *}) without {@code q=0}. */
-  static boolean acceptsGzip(String headerValue) {
+  public static boolean acceptsGzip(String headerValue) {
     if (headerValue == null) {
       return false;
     }
