@@ -46,7 +46,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ({@code MIRA_IMAGE=target/mira}, started on a copy of the directory) with {@link MiraClient}
  *       on a kept-alive HTTP/1.1 connection, to the parsed answer. The difference with
  *       {@code emptyInProcess} is the route's cost over the engine. Without {@code MIRA_IMAGE} it
- *       fails at set-up, naming the variable.
+ *       fails, naming the variable.
+ *   <li>{@code readyOverHttp}: {@code GET /readyz} on that connection, the floor under any answer:
+ *       the client, the loopback and the listener, with no API route, engine or JSON.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -115,6 +117,15 @@ public class AnswerBench {
   @Benchmark
   public byte[] emptyInProcess() throws Exception {
     return ResponseJson.search(queries.search(Documents.search(EMPTY, queries.now())));
+  }
+
+  /** {@code GET /readyz} on the same connection: the transport and the listener, no route of the API. */
+  @Benchmark
+  public byte[] readyOverHttp() throws Exception {
+    if (client == null) {
+      throw new IllegalStateException("set MIRA_IMAGE to the image directory (target/mira) to measure over HTTP");
+    }
+    return client.get("/readyz");
   }
 
   @Benchmark
