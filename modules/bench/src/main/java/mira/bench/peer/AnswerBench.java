@@ -1,5 +1,9 @@
 package mira.bench.peer;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +17,7 @@ import mira.query.LocalQueries;
 import mira.query.doc.Documents;
 import mira.query.render.ResponseJson;
 import mira.query.result.SearchResult;
+import mira.query.result.TraceResult;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,6 +54,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       fails, naming the variable.
  *   <li>{@code readyOverHttp}: {@code GET /readyz} on that connection, the floor under any answer:
  *       the client, the loopback and the listener, with no API route, engine or JSON.
+ *   <li>{@code absentTraceOverHttp} and {@code absentTraceInProcess}: a trace no block holds,
+ *       an empty answer asked by {@code GET} (no request body to wait for).
+ *   <li>{@code emptyOverHttpDirect}: {@code emptyOverHttp} on a JDK client whose executor is the
+ *       calling thread, one hand-off fewer.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -61,6 +70,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class AnswerBench {
   static final byte[] EMPTY = ("{\"signal\": \"traces\", \"from\": \"0\", \"to\": \"now\", \"limit\": 100, "
       + "\"where\": [{\"attr\": \"http.response.status_code\", \"gte\": 600}]}").getBytes(StandardCharsets.UTF_8);
+  static final String ABSENT_TRACE = "0123456789abcdef0123456789abcdef";
   static final byte[] LAST_100 = "{\"signal\": \"logs\", \"from\": \"0\", \"to\": \"now\", \"limit\": 100}"
       .getBytes(StandardCharsets.UTF_8);
 
@@ -70,6 +80,8 @@ public class AnswerBench {
   private byte[] logs100Body;
   private ImageServer server;
   private MiraClient client;
+  private HttpClient direct;
+  private URI emptyUri;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -92,6 +104,8 @@ public class AnswerBench {
     if (image != null && !image.isEmpty()) {
       server = ImageServer.start(Path.of(image).toAbsolutePath().normalize(), data);
       client = MiraClient.of(server.http());
+      direct = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run).build();
+      emptyUri = URI.create("http://" + server.http() + "/api/v1/query");
     }
   }
 
@@ -126,6 +140,64 @@ public class AnswerBench {
       throw new IllegalStateException("set MIRA_IMAGE to the image directory (target/mira) to measure over HTTP");
     }
     return client.get("/readyz");
+  }
+
+  /**
+   * {@code ordered_empty} again, on a JDK client whose executor is the calling thread: the same
+   * request and parse as {@link #emptyOverHttp} with one hand-off between threads fewer on the
+   * client side.
+   */
+  @Benchmark
+  public SearchResult emptyOverHttpDirect() throws Exception {
+    if (direct == null) {
+      throw new IllegalStateException("set MIRA_IMAGE to the image directory (target/mira) to measure over HTTP");
+    }
+    HttpResponse<byte[]> res = direct.send(HttpRequest.newBuilder(emptyUri).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(EMPTY)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    return ResultReader.search(res.body());
+  }
+
+  /** A trace no block holds, by {@code GET}: an empty answer whose request has no body. */
+  @Benchmark
+  public TraceResult absentTraceOverHttp() throws Exception {
+    if (client == null) {
+      throw new IllegalStateException("set MIRA_IMAGE to the image directory (target/mira) to measure over HTTP");
+    }
+    return client.trace(ABSENT_TRACE);
+  }
+
+  @Benchmark
+  public byte[] absentTraceInProcess() throws Exception {
+    return ResponseJson.trace(queries.trace(ABSENT_TRACE));
+  }
+
+  /**
+   * A pause of {@link #PAUSE_MS} before each call, outside the timing: what a call costs when the
+   * threads it passes through have gone idle, as between the rounds of the peer comparison.
+   */
+  @State(Scope.Thread)
+  public static class Pause {
+    @Setup(Level.Invocation)
+    public void pause() throws InterruptedException {
+      Thread.sleep(PAUSE_MS);
+    }
+  }
+
+  static final int PAUSE_MS = 50;
+
+  @Benchmark
+  public SearchResult emptyOverHttpAfterPause(Pause p) throws Exception {
+    return emptyOverHttp();
+  }
+
+  @Benchmark
+  public byte[] emptyInProcessAfterPause(Pause p) throws Exception {
+    return emptyInProcess();
+  }
+
+  @Benchmark
+  public byte[] readyOverHttpAfterPause(Pause p) throws Exception {
+    return readyOverHttp();
   }
 
   @Benchmark
