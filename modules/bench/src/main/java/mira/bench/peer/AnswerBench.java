@@ -196,6 +196,11 @@ public class AnswerBench {
   }
 
   @Benchmark
+  public TraceResult absentTraceOverHttpAfterPause(Pause p) throws Exception {
+    return absentTraceOverHttp();
+  }
+
+  @Benchmark
   public byte[] readyOverHttpAfterPause(Pause p) throws Exception {
     return readyOverHttp();
   }
