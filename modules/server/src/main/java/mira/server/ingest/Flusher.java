@@ -104,6 +104,14 @@ final class Flusher implements Runnable {
   private Sealing sealing;
   private final ReentrantLock viewLock = new ReentrantLock();
 
+  /**
+   * {@link #taken} as of the end of this shard's last turn that left no rows open and nothing under
+   * publish; -1 from the moment the shard takes a job off the queue until a turn ends that way. A
+   * read that finds it equal to the {@link #queued} count it read first needs no snapshot from this
+   * shard ({@link #idleAndEmpty}).
+   */
+  private volatile long emptyAt = -1;
+
   /** A block under publish and how many exports had been taken when its seal began. */
   private record Sealing(Batch block, long taken, long seq) {}
 
@@ -203,6 +211,7 @@ final class Flusher implements Runnable {
         continue;
       }
       if (first != null) {
+        emptyAt = -1;
         batch.add(first);
         queue.drainTo(batch, DRAIN - 1);
         for (Job j : batch) {
@@ -224,7 +233,9 @@ final class Flusher implements Runnable {
         makeDurable();
       }
       answerSnapshots();
+      emptyAt = open.isEmpty() && sealing == null ? taken : -1;
     }
+    emptyAt = -1;
     answerSnapshots();
     if (!undurable.isEmpty()) {
       // Their frames stay pending otherwise, and are replayed at the next start unless a block's
@@ -411,6 +422,19 @@ final class Flusher implements Runnable {
     } finally {
       viewLock.unlock();
     }
+  }
+
+  /**
+   * True when every export queued before this call is published and the shard holds no rows, so a
+   * read can skip {@link #requestSnapshot} (a round trip to this shard's thread, which on a busy
+   * machine waits for a core). {@code queued} is read first: if the shard last ended a turn empty
+   * with exactly that many taken, each of them was taken (first in, first out) and published, and
+   * an export queued after the read was not acknowledged before it. The shard clears the mark
+   * before it appends anything.
+   */
+  boolean idleAndEmpty() {
+    long q = queued.get();
+    return emptyAt == q;
   }
 
   /**

@@ -278,11 +278,16 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     }
     List<Flusher.SnapshotRequest> asks = new ArrayList<>(fs.length);
     for (Flusher f : fs) {
-      asks.add(f.requestSnapshot());
+      // An idle shard with nothing open has nothing to copy: not waking it saves a round trip
+      // between threads on every read of a quiet node (docs/performance.md, "Answers over HTTP").
+      asks.add(f.idleAndEmpty() ? null : f.requestSnapshot());
     }
     List<Snapshot> out = new ArrayList<>(fs.length);
     long deadline = System.nanoTime() + SNAPSHOT_WAIT.toNanos();
     for (int i = 0; i < fs.length; i++) {
+      if (asks.get(i) == null) {
+        continue;
+      }
       Snapshot s = await(signal, fs[i], asks.get(i), deadline);
       if (s != null) {
         out.add(s);
