@@ -22,7 +22,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Trained with the collector the launcher uses by default (the cache is only valid with it).
 # shellcheck disable=SC2086
-if $run "$out/runtime/bin/java" @"$out/conf/jvm.options" -XX:+UseParallelGC -Xmn256m -XX:AOTCacheOutput="$out/lib/mira.aot" \
+if $run "$out/runtime/bin/java" @"$out/conf/jvm.options" -XX:+UseParallelGC -Xmn64m -XX:AOTCacheOutput="$out/lib/mira.aot" \
     --module-path "$out/lib" -m mira.cli/mira.cli.Main train >"$log" 2>&1 && [ -f "$root$out/lib/mira.aot" ]; then
   printf '%s\n' "$out" > "$root$out/lib/mira.aot.home"
   echo "AOT cache: $root$out/lib/mira.aot"
