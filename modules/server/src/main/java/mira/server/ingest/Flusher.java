@@ -39,12 +39,6 @@ final class Flusher implements Runnable {
   private static final Logger LOG = System.getLogger(Flusher.class.getName());
   /** Jobs taken from the queue per turn. */
   private static final int DRAIN = 64;
-  /**
-   * While the heap budget is pressed an open block is sealed once it holds this much (or a
-   * sixteenth of the budget, if that is less), before its size or age is reached: smaller blocks
-   * rather than a heap that grows.
-   */
-  static final long EARLY_SEAL_BYTES = 1L << 20;
   /** Wait between attempts to publish a block that failed, when the log holds its exports. */
   static final long PUBLISH_RETRY = TimeUnit.SECONDS.toNanos(1);
 
@@ -74,12 +68,6 @@ final class Flusher implements Runnable {
   private final java.util.concurrent.atomic.AtomicBoolean wakeQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
   private Batch open;
-  /** The heap the pipeline may hold; this shard charges it what {@link #open}'s arrays hold. */
-  private final HeapBudget budget;
-  /** What {@link #open}'s arrays are charged to {@link #budget} at present. */
-  private long openCharged;
-  /** See {@link #EARLY_SEAL_BYTES}. */
-  private final long earlySealBytes;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
   private volatile boolean holding;
   private final List<Job> waiting = new ArrayList<>();
@@ -128,9 +116,7 @@ final class Flusher implements Runnable {
   private record Sealing(Batch block, long taken, long seq) {}
 
   /** A read waiting for a snapshot that holds every export queued before {@code want}. */
-  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer, long ticket) {}
-  /** Snapshot requests ever made; a request's ticket is the count after it. */
-  private final java.util.concurrent.atomic.AtomicLong snapshotTickets = new java.util.concurrent.atomic.AtomicLong();
+  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer) {}
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
   private volatile Snapshot lastSnapshot;
   private int lastSnapshotRows = -1;
@@ -141,15 +127,7 @@ final class Flusher implements Runnable {
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
       long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock) {
     this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
-        System::nanoTime, new HeapBudget(Long.MAX_VALUE));
-  }
-
-  /** As above, charging the open block's arrays to {@code budget} (shared by every shard). */
-  Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
-      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
-      HeapBudget budget) {
-    this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
-        System::nanoTime, budget);
+        System::nanoTime);
   }
 
   /**
@@ -159,16 +137,7 @@ final class Flusher implements Runnable {
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
       long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
       java.util.function.LongSupplier clock) {
-    this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
-        clock, new HeapBudget(Long.MAX_VALUE));
-  }
-
-  private Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
-      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
-      java.util.function.LongSupplier clock, HeapBudget budget) {
     this.clock = clock;
-    this.budget = budget;
-    this.earlySealBytes = Math.min(EARLY_SEAL_BYTES, budget.limit() / 16);
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
@@ -231,7 +200,7 @@ final class Flusher implements Runnable {
   public void run() {
     List<Job> batch = new ArrayList<>(DRAIN);
     while (!stopping || !queue.isEmpty()) {
-      long wait = !snapshotRequests.isEmpty() ? 0 : open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
+      long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
           : Math.max(0, openedAt + maxAgeNanos - clock.getAsLong());
       Job first;
       try {
@@ -241,9 +210,6 @@ final class Flusher implements Runnable {
         stopping = true;
         continue;
       }
-      // Only requests made before this turn's clock reading are answered in it, so an answer
-      // reflects every seal that was due when it was asked for (later ones: the next turn, at once).
-      long asked = snapshotTickets.get();
       if (first != null) {
         emptyAt = -1;
         batch.add(first);
@@ -254,26 +220,23 @@ final class Flusher implements Runnable {
           } else {
             slots.release();
             append(j);
-            budget.give(j.heapBytes());
             taken++;
           }
         }
         batch.clear();
-        chargeOpen();
       }
       long now = clock.getAsLong();
-      if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos
-          || (budget.pressed() && open.byteSize() >= earlySealBytes))) {
+      if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
       }
       if (!undurable.isEmpty() && now >= durableRetryAt) {
         makeDurable();
       }
-      answerSnapshots(asked);
+      answerSnapshots();
       emptyAt = open.isEmpty() && sealing == null ? taken : -1;
     }
     emptyAt = -1;
-    answerSnapshots(Long.MAX_VALUE);
+    answerSnapshots();
     if (!undurable.isEmpty()) {
       // Their frames stay pending otherwise, and are replayed at the next start unless a block's
       // watermark (read back from the directory) shows them stored.
@@ -443,30 +406,13 @@ final class Flusher implements Runnable {
     return true;
   }
 
-  /**
-   * Starts the next block in this one's arrays: no growth by copying once a shard is warm. While
-   * the heap budget is pressed the arrays are let go instead and the next block starts small.
-   */
+  /** Starts the next block in this one's arrays: no growth by copying once a shard is warm. */
   private void reset(Batch block) {
-    if (budget.pressed()) {
-      open = block.newEmpty();
-    } else {
-      block.clear();
-      open = block;
-    }
-    chargeOpen();
+    block.clear();
+    open = block;
     seqCount = 0;
     retryAt = 0;
     holding = false;
-  }
-
-  /** Brings the open block's charge to what its arrays hold now. */
-  private void chargeOpen() {
-    long now = open.capacityBytes();
-    if (now != openCharged) {
-      budget.adjust(now - openCharged);
-      openCharged = now;
-    }
   }
 
   private void showSealing(Sealing s) {
@@ -497,7 +443,7 @@ final class Flusher implements Runnable {
    * the queue; the answer is null when the block holds nothing.
    */
   SnapshotRequest requestSnapshot() {
-    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>(), snapshotTickets.incrementAndGet());
+    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>());
     snapshotRequests.add(r);
     wake();
     return r;
@@ -533,8 +479,7 @@ final class Flusher implements Runnable {
     return new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
   }
 
-  /** Answers the requests with a ticket up to {@code asked} whose exports are taken. */
-  private void answerSnapshots(long asked) {
+  private void answerSnapshots() {
     if (snapshotRequests.isEmpty()) {
       return;
     }
@@ -543,7 +488,7 @@ final class Flusher implements Runnable {
     boolean made = false;
     for (java.util.Iterator<SnapshotRequest> it = snapshotRequests.iterator(); it.hasNext(); ) {
       SnapshotRequest r = it.next();
-      if (r.want() > now || r.ticket() > asked) {
+      if (r.want() > now) {
         continue;
       }
       if (!made) {
