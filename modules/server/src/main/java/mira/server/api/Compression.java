@@ -32,17 +32,12 @@ public final class Compression {
   /** Sends {@code body} (already typed by the caller), gzip-encoded if the request allows it. */
   public static void send(ServerRequest req, ServerResponse res, byte[] body) {
     res.header(HeaderNames.VARY, "Accept-Encoding");
-    if (body.length < MIN_BYTES || !accepts(req)) {
+    if (body.length < MIN_BYTES || !UiRoutes.acceptsGzip(req)) {
       res.send(body);
       return;
     }
     res.header(HeaderNames.CONTENT_ENCODING, "gzip");
     res.send(gzip(body));
-  }
-
-  static boolean accepts(ServerRequest req) {
-    return req.headers().contains(HeaderNames.ACCEPT_ENCODING)
-        && UiRoutes.acceptsGzip(String.join(",", req.headers().get(HeaderNames.ACCEPT_ENCODING).allValues()));
   }
 
   /** {@code body} as one gzip member at the fastest level. */
