@@ -116,7 +116,14 @@ final class Flusher implements Runnable {
   private record Sealing(Batch block, long taken, long seq) {}
 
   /** A read waiting for a snapshot that holds every export queued before {@code want}. */
-  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer) {}
+  record SnapshotRequest(long want, long ticket, CompletableFuture<Snapshot> answer) {}
+
+  /**
+   * Snapshot requests ever made. A turn reads this before it reads the clock and answers only the
+   * requests numbered up to it, so an answer always comes after a seal check that saw the clock as
+   * it was when the request was made (a request made while a turn is under way waits for the next).
+   */
+  private final java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
   private volatile Snapshot lastSnapshot;
   private int lastSnapshotRows = -1;
@@ -225,6 +232,7 @@ final class Flusher implements Runnable {
         }
         batch.clear();
       }
+      long askedBefore = asked.get();
       long now = clock.getAsLong();
       if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
         seal();
@@ -232,11 +240,11 @@ final class Flusher implements Runnable {
       if (!undurable.isEmpty() && now >= durableRetryAt) {
         makeDurable();
       }
-      answerSnapshots();
+      answerSnapshots(askedBefore);
       emptyAt = open.isEmpty() && sealing == null ? taken : -1;
     }
     emptyAt = -1;
-    answerSnapshots();
+    answerSnapshots(Long.MAX_VALUE);
     if (!undurable.isEmpty()) {
       // Their frames stay pending otherwise, and are replayed at the next start unless a block's
       // watermark (read back from the directory) shows them stored.
@@ -443,7 +451,7 @@ final class Flusher implements Runnable {
    * the queue; the answer is null when the block holds nothing.
    */
   SnapshotRequest requestSnapshot() {
-    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>());
+    SnapshotRequest r = new SnapshotRequest(queued.get(), asked.incrementAndGet(), new CompletableFuture<>());
     snapshotRequests.add(r);
     wake();
     return r;
@@ -479,7 +487,7 @@ final class Flusher implements Runnable {
     return new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
   }
 
-  private void answerSnapshots() {
+  private void answerSnapshots(long upTo) {
     if (snapshotRequests.isEmpty()) {
       return;
     }
@@ -488,7 +496,7 @@ final class Flusher implements Runnable {
     boolean made = false;
     for (java.util.Iterator<SnapshotRequest> it = snapshotRequests.iterator(); it.hasNext(); ) {
       SnapshotRequest r = it.next();
-      if (r.want() > now) {
+      if (r.want() > now || r.ticket() > upTo) {
         continue;
       }
       if (!made) {
