@@ -1,9 +1,14 @@
 package mira.bench.peer;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +63,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       an empty answer asked by {@code GET} (no request body to wait for).
  *   <li>{@code emptyOverHttpDirect}: {@code emptyOverHttp} on a JDK client whose executor is the
  *       calling thread, one hand-off fewer.
+ *   <li>{@code render100LogsAndWrite}: {@code render100Logs}, then the bytes written whole to a
+ *       loopback TCP socket whose other end a thread drains: rendering plus the writes a response
+ *       makes, without the listener around them.
+ *   <li>{@code last100InProcess} and {@code last100OverHttpBytes}: the newest 100 logs searched and
+ *       rendered in-process, and the same answer through the server read as bytes (not parsed) on
+ *       the direct client: the difference is what the route, the write and the transport add to
+ *       a 100-row answer.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -82,6 +94,9 @@ public class AnswerBench {
   private MiraClient client;
   private HttpClient direct;
   private URI emptyUri;
+  private SocketChannel sink;
+  private ServerSocketChannel sinkListener;
+  private Thread drain;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -100,6 +115,20 @@ public class AnswerBench {
       throw new IllegalStateException("the corpus does not give 100 logs and an empty ordered answer");
     }
     System.out.printf("%n100 log rows render to %,d bytes%n", logs100Body.length);
+    sinkListener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    sink = SocketChannel.open(sinkListener.getLocalAddress());
+    sink.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+    SocketChannel far = sinkListener.accept();
+    drain = Thread.ofPlatform().daemon().name("answer-bench-drain").start(() -> {
+      ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
+      try (far) {
+        while (far.read(b.clear()) >= 0) {
+          // discard
+        }
+      } catch (java.io.IOException e) {
+        // the benchmark closed its end
+      }
+    });
     String image = System.getenv("MIRA_IMAGE");
     if (image != null && !image.isEmpty()) {
       server = ImageServer.start(Path.of(image).toAbsolutePath().normalize(), data);
@@ -111,6 +140,9 @@ public class AnswerBench {
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
+    sink.close();
+    sinkListener.close();
+    drain.join(5_000);
     if (server != null) {
       server.close();
     }
@@ -121,6 +153,36 @@ public class AnswerBench {
   @Benchmark
   public byte[] render100Logs() {
     return ResponseJson.search(logs100);
+  }
+
+  /** Rendered, then written whole to a loopback socket that a thread drains. */
+  @Benchmark
+  public int render100LogsAndWrite() throws Exception {
+    ByteBuffer b = ByteBuffer.wrap(ResponseJson.search(logs100));
+    int n = 0;
+    while (b.hasRemaining()) {
+      n += sink.write(b);
+    }
+    return n;
+  }
+
+  @Benchmark
+  public byte[] last100InProcess() throws Exception {
+    return ResponseJson.search(queries.search(Documents.search(LAST_100, queries.now())));
+  }
+
+  /** The newest 100 logs through the server, read as bytes on the direct client (no parse). */
+  @Benchmark
+  public byte[] last100OverHttpBytes() throws Exception {
+    if (direct == null) {
+      throw new IllegalStateException("set MIRA_IMAGE to the image directory (target/mira) to measure over HTTP");
+    }
+    HttpResponse<byte[]> res = direct.send(HttpRequest.newBuilder(emptyUri).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(LAST_100)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    if (res.statusCode() != 200) {
+      throw new IllegalStateException("last 100 answered " + res.statusCode());
+    }
+    return res.body();
   }
 
   @Benchmark
