@@ -65,7 +65,7 @@ class ReadYourWritesStressTest {
   }
 
   private void run(boolean wal) throws Exception {
-    run(wal, Fs.REAL, 20, 50);
+    run(wal, Fs.REAL, 20, 10);
   }
 
   private void run(boolean wal, Fs files, int minBlocks, int minAnswers) throws Exception {
