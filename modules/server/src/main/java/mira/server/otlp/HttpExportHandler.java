@@ -38,6 +38,11 @@ final class HttpExportHandler implements Handler {
   private static final String SUPPORTED_ENCODINGS = "gzip, zstd or identity (or no Content-Encoding)";
   private static final byte[] EMPTY = new byte[0];
   private static final byte[] EMPTY_JSON = "{}".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * Heap held while an OTLP/JSON body is converted, per byte of it: the body, protobuf-java's
+   * objects for it and the protobuf bytes they become.
+   */
+  private static final long JSON_HEAP_FACTOR = 6;
   /** How many times the limit a refused body may be read and dropped to keep the connection. */
   private static final long DISCARD_FACTOR = 4;
 
@@ -110,6 +115,26 @@ final class HttpExportHandler implements Handler {
       return;
     }
 
+    // The body, and for JSON the object graph and the protobuf it becomes, are held in the heap
+    // before the sink sees them: ingest's budget is asked for them first. (A chunked body has no
+    // length to ask for, and an encoded one inflates to more: both are counted once submitted.)
+    long room = declared.orElse(0) * (format == Format.JSON ? JSON_HEAP_FACTOR : 1);
+    IngestSink.Retry full = sink.reserve(signal, room);
+    if (full != null) {
+      // Refused before reading: the body is discarded (or the connection closed), never held.
+      res.header(HeaderNames.RETRY_AFTER, Long.toString(Statuses.retryAfterSeconds(full.after())));
+      refuse(req, res, format, 503, Statuses.retry(full.message(), full.after()));
+      return;
+    }
+    try {
+      readAndSubmit(req, res, format, encoding, declared);
+    } finally {
+      sink.release(room);
+    }
+  }
+
+  private void readAndSubmit(ServerRequest req, ServerResponse res, Format format, Encoding encoding,
+      OptionalLong declared) {
     Body body;
     InputStream in = req.content().inputStream();
     try {
@@ -182,6 +207,10 @@ final class HttpExportHandler implements Handler {
    * {@code 100 Continue}.
    */
   private void refuse(ServerRequest req, ServerResponse res, Format format, int httpStatus, String message) {
+    refuse(req, res, format, httpStatus, Statuses.of(codeFor(httpStatus), message));
+  }
+
+  private void refuse(ServerRequest req, ServerResponse res, Format format, int httpStatus, Status message) {
     OptionalLong declared = req.headers().contentLength();
     boolean close;
     if (req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent()) {
@@ -207,6 +236,10 @@ final class HttpExportHandler implements Handler {
    * ends the connection (Helidon logs it at TRACE).
    */
   private static void replyAndClose(ServerResponse res, Format format, int httpStatus, String message) {
+    replyAndClose(res, format, httpStatus, Statuses.of(codeFor(httpStatus), message));
+  }
+
+  private static void replyAndClose(ServerResponse res, Format format, int httpStatus, Status message) {
     res.header(HeaderValues.CONNECTION_CLOSE);
     reply(res, format, httpStatus, message);
     throw new CloseConnectionException("OTLP/HTTP request refused with " + httpStatus + "; the connection ends with it");
