@@ -120,7 +120,9 @@ final class Flusher implements Runnable {
   private record Sealing(Batch block, long taken, long seq) {}
 
   /** A read waiting for a snapshot that holds every export queued before {@code want}. */
-  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer) {}
+  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer, long ticket) {}
+  /** Snapshot requests ever made; a request's ticket is the count after it. */
+  private final java.util.concurrent.atomic.AtomicLong snapshotTickets = new java.util.concurrent.atomic.AtomicLong();
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
   private volatile Snapshot lastSnapshot;
   private int lastSnapshotRows = -1;
@@ -221,7 +223,7 @@ final class Flusher implements Runnable {
   public void run() {
     List<Job> batch = new ArrayList<>(DRAIN);
     while (!stopping || !queue.isEmpty()) {
-      long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
+      long wait = !snapshotRequests.isEmpty() ? 0 : open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
           : Math.max(0, openedAt + maxAgeNanos - clock.getAsLong());
       Job first;
       try {
@@ -231,6 +233,9 @@ final class Flusher implements Runnable {
         stopping = true;
         continue;
       }
+      // Only requests made before this turn's clock reading are answered in it, so an answer
+      // reflects every seal that was due when it was asked for (later ones: the next turn, at once).
+      long asked = snapshotTickets.get();
       if (first != null) {
         batch.add(first);
         queue.drainTo(batch, DRAIN - 1);
@@ -255,9 +260,9 @@ final class Flusher implements Runnable {
       if (!undurable.isEmpty() && now >= durableRetryAt) {
         makeDurable();
       }
-      answerSnapshots();
+      answerSnapshots(asked);
     }
-    answerSnapshots();
+    answerSnapshots(Long.MAX_VALUE);
     if (!undurable.isEmpty()) {
       // Their frames stay pending otherwise, and are replayed at the next start unless a block's
       // watermark (read back from the directory) shows them stored.
@@ -468,7 +473,7 @@ final class Flusher implements Runnable {
    * the queue; the answer is null when the block holds nothing.
    */
   SnapshotRequest requestSnapshot() {
-    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>());
+    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>(), snapshotTickets.incrementAndGet());
     snapshotRequests.add(r);
     wake();
     return r;
@@ -504,7 +509,8 @@ final class Flusher implements Runnable {
     return new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
   }
 
-  private void answerSnapshots() {
+  /** Answers the requests with a ticket up to {@code asked} whose exports are taken. */
+  private void answerSnapshots(long asked) {
     if (snapshotRequests.isEmpty()) {
       return;
     }
@@ -513,7 +519,7 @@ final class Flusher implements Runnable {
     boolean made = false;
     for (java.util.Iterator<SnapshotRequest> it = snapshotRequests.iterator(); it.hasNext(); ) {
       SnapshotRequest r = it.next();
-      if (r.want() > now) {
+      if (r.want() > now || r.ticket() > asked) {
         continue;
       }
       if (!made) {
