@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three launched nodes, each its own process and data directory, sharing one static peer list.
  * A stopped peer (SIGSTOP) costs an answer at most the deadline and is named as timed out; once
- * resumed, answers are whole again; a killed peer is named as refusing connections.
+ * resumed, answers are whole again; a killed peer is named as refusing connections. Series
+ * functions and the service map over points and spans spread across the three equal the answers of
+ * a fourth node that holds everything.
  */
 class ClusterIT {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -165,6 +167,129 @@ class ClusterIT {
       assertThat(killed.asked()).isEqualTo(3);
       assertThat(killed.answered()).isEqualTo(2);
       assertThat(killed.errors()).containsExactly("connection refused");
+    } finally {
+      for (Launched n : nodes) {
+        n.close();
+      }
+    }
+  }
+
+  /** One OTLP/HTTP JSON request to {@code path} of each port given. */
+  static void send(String path, String body, int... ports) throws Exception {
+    for (int port : ports) {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+  }
+
+  /** The answer's members before {@code "stats"}: what it says, without what it cost or where it came from. */
+  static String answer(int port, String path, String doc) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(doc)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(doc + ": " + r.body()).isEqualTo(200);
+    return r.body().substring(0, r.body().indexOf("\"stats\""));
+  }
+
+  static String resource(String service) {
+    return "{\"attributes\": [{\"key\": \"service.name\", \"value\": {\"stringValue\": \"" + service + "\"}}, "
+        + "{\"key\": \"service.instance.id\", \"value\": {\"stringValue\": \"" + service + "-1\"}}]}";
+  }
+
+  @Test
+  void seriesAndTheMapEqualAnOracleHoldingEveryPointAndSpan() throws Exception {
+    int[] http = {freePort(), freePort(), freePort(), freePort()};
+    String peers = "127.0.0.1:" + http[0] + ",127.0.0.1:" + http[1] + ",127.0.0.1:" + http[2];
+    Path config = dir.resolve("mira.yaml");
+    Files.writeString(config, "{cluster: {peers: \"" + peers + "\", timeout: \"5s\"}}\n");
+    Path alone = dir.resolve("alone.yaml");
+    Files.writeString(alone, "{}\n");
+    List<Launched> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        Path cwd = Files.createDirectories(dir.resolve("n" + i));
+        nodes.add(Launched.start(cwd, "serve", "--config", (i < 3 ? config : alone).toString(), "--node", "n" + i,
+            "--data-dir", cwd.resolve("data").toString(), "--grpc-listen", "127.0.0.1:0",
+            "--http-listen", "127.0.0.1:" + http[i]));
+      }
+      for (Launched n : nodes) {
+        n.awaitListening(START);
+      }
+      int oracle = http[3];
+      long base = (System.currentTimeMillis() - 60_000) * 1_000_000L;
+      // Twelve exports per service, each to the next node in turn and to the oracle: a cumulative counter
+      // (db's process restarts at the eighth) and a cumulative histogram, 0.7 s apart.
+      String[] services = {"api", "db"};
+      long[] value = new long[2];
+      long[][] buckets = new long[2][5];
+      for (int k = 0; k < 12; k++) {
+        for (int s = 0; s < 2; s++) {
+          long start = base - 1_000_000_000L;
+          if (s == 1 && k >= 7) {
+            start = base + 7 * 700_000_000L - 1;
+            if (k == 7) {
+              value[s] = 0;
+              buckets[s] = new long[5];
+            }
+          }
+          value[s] += 3 + (k * 7L + s * 5L) % 11;
+          long count = 0;
+          for (int b = 0; b < 5; b++) {
+            buckets[s][b] += (k + b * 3 + s) % 4;
+            count += buckets[s][b];
+          }
+          long t = base + k * 700_000_000L;
+          StringBuilder bc = new StringBuilder();
+          for (int b = 0; b < 5; b++) {
+            bc.append(b == 0 ? "" : ",").append('"').append(buckets[s][b]).append('"');
+          }
+          String point = "\"startTimeUnixNano\": \"" + start + "\", \"timeUnixNano\": \"" + t + "\"";
+          String body = "{\"resourceMetrics\": [{\"resource\": " + resource(services[s]) + ", \"scopeMetrics\": [{"
+              + "\"metrics\": [{\"name\": \"requests\", \"sum\": {\"aggregationTemporality\": 2, \"isMonotonic\": true, "
+              + "\"dataPoints\": [{" + point + ", \"asInt\": \"" + value[s] + "\"}]}}, "
+              + "{\"name\": \"latency\", \"unit\": \"ms\", \"histogram\": {\"aggregationTemporality\": 2, "
+              + "\"dataPoints\": [{" + point + ", \"count\": \"" + count + "\", \"sum\": " + (count * 42.5)
+              + ", \"bucketCounts\": [" + bc + "], \"explicitBounds\": [10, 50, 100, 500]}]}}]}]}]}";
+          send("/v1/metrics", body, http[(k + s) % 3], oracle);
+        }
+      }
+      // Nine calls front -> back, the client span on one node and its server child on the next.
+      for (int k = 0; k < 9; k++) {
+        String trace = String.format("%032x", 0xabc000L + k);
+        String client = String.format("%016x", 0x100L + k);
+        long t = base + k * 1_000_000_000L;
+        String front = "{\"resourceSpans\": [{\"resource\": " + resource("front") + ", \"scopeSpans\": [{\"spans\": [{"
+            + "\"traceId\": \"" + trace + "\", \"spanId\": \"" + client + "\", \"name\": \"GET /cart\", \"kind\": 3, "
+            + "\"startTimeUnixNano\": \"" + t + "\", \"endTimeUnixNano\": \"" + (t + (20 + k * 9) * 1_000_000L) + "\"}]}]}]}";
+        String back = "{\"resourceSpans\": [{\"resource\": " + resource("back") + ", \"scopeSpans\": [{\"spans\": [{"
+            + "\"traceId\": \"" + trace + "\", \"spanId\": \"" + String.format("%016x", 0x200L + k) + "\", "
+            + "\"parentSpanId\": \"" + client + "\", \"name\": \"cart\", \"kind\": 2, "
+            + "\"startTimeUnixNano\": \"" + (t + 1_000_000L) + "\", \"endTimeUnixNano\": \"" + (t + (10 + k * 7) * 1_000_000L)
+            + "\"" + (k % 4 == 0 ? ", \"status\": {\"code\": 2}" : "") + "}]}]}]}";
+        send("/v1/traces", front, http[k % 3], oracle);
+        send("/v1/traces", back, http[(k + 1) % 3], oracle);
+      }
+      String window = "\"from\": \"" + (base - 600_000_000_000L) + "\", \"to\": \"" + (base + 120_000_000_000L) + "\"";
+      List<String[]> asks = new ArrayList<>();
+      for (String step : List.of("1s", "1h")) {
+        String g = window + ", \"step\": \"" + step + "\", \"group_by\": [\"service.name\"]";
+        asks.add(new String[] {"/api/v1/series", "{\"name\": \"requests\", " + g + ", \"fn\": \"increase\"}"});
+        asks.add(new String[] {"/api/v1/series", "{\"name\": \"requests\", " + g + ", \"fn\": \"rate\"}"});
+        asks.add(new String[] {"/api/v1/series", "{\"name\": \"latency\", " + g + ", \"fn\": \"quantile\", \"quantile\": 0.9}"});
+        asks.add(new String[] {"/api/v1/series", "{\"name\": \"latency\", " + g + ", \"fn\": \"avg\"}"});
+      }
+      asks.add(new String[] {"/api/v1/series", "{\"name\": \"requests\", " + window + "}"});
+      asks.add(new String[] {"/api/v1/map", "{" + window + "}"});
+      for (String[] a : asks) {
+        String want = answer(oracle, a[0], a[1]);
+        assertThat(want).as(a[1]).doesNotContain("\"series\":[]").doesNotContain("\"edges\":[]")
+            .containsAnyOf("\"points\":[{", "\"calls\":\"9\"");
+        for (int i = 0; i < 3; i++) {
+          assertThat(answer(http[i], a[0], a[1])).as(a[1] + " at n" + i).isEqualTo(want);
+        }
+      }
     } finally {
       for (Launched n : nodes) {
         n.close();

@@ -89,7 +89,12 @@ public final class Alerting implements AutoCloseable {
    */
   public static Alerting create(LocalQueries queries, Delivery delivery, String node, String linkBase,
       LongSupplier clock) {
-    return new Alerting((r, now) -> Evaluation.run(r, queries, now), delivery, node, linkBase, clock, true);
+    return create(Reads.of(queries), delivery, node, linkBase, clock);
+  }
+
+  /** An evaluator over {@code reads}: a replica with peers passes the cluster's, so rules count every node's records. */
+  public static Alerting create(Reads reads, Delivery delivery, String node, String linkBase, LongSupplier clock) {
+    return new Alerting((r, now) -> Evaluation.run(r, reads, now), delivery, node, linkBase, clock, true);
   }
 
   /** True unless built by {@link #off}. */
@@ -461,6 +466,7 @@ public final class Alerting implements AutoCloseable {
       g.writeEndObject();
     }
     g.writeNumberField("refused_blocks", o == null ? 0 : o.refused());
+    Payloads.nullable(g, "partial", o == null ? null : o.partial());
     g.writeStringField("filter", FilterText.print(r.where()));
     if (r.kind() == Rule.Kind.RATIO) {
       g.writeStringField("of_filter", FilterText.print(r.of()));

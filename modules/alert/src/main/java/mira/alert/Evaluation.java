@@ -1,7 +1,6 @@
 package mira.alert;
 
 import java.io.IOException;
-import mira.query.LocalQueries;
 import mira.query.doc.SeriesQuery;
 import mira.query.result.BusyException;
 import mira.query.result.QueryException;
@@ -10,7 +9,8 @@ import mira.query.result.SeriesResult;
 
 /**
  * One evaluation of one rule over the window [{@code now - over}, {@code now}): a count rule is
- * one exact count with no row read, a ratio rule two, a metric rule one series step.
+ * one exact count with no row read, a ratio rule two, a metric rule one series step; on a replica
+ * with peers each is the whole cluster's, and an outcome says when a node did not answer.
  */
 final class Evaluation {
   private Evaluation() {}
@@ -26,28 +26,41 @@ final class Evaluation {
    * @param from the window's first ns
    * @param to the window's last ns (inclusive)
    * @param refused damaged blocks left out of the counts (the value is then a lower bound)
+   * @param partial null when every node answered; else which did not (the value is then the
+   *     others' alone), as {@link Reads.Read#partial}
    */
-  record Outcome(double value, long count, long ofCount, long from, long to, int refused) {}
+  record Outcome(double value, long count, long ofCount, long from, long to, int refused, String partial) {
+    /** Every node answered. */
+    Outcome(double value, long count, long ofCount, long from, long to, int refused) {
+      this(value, count, ofCount, from, to, refused, null);
+    }
+  }
 
-  static Outcome run(Rule r, LocalQueries queries, long now)
+  static Outcome run(Rule r, Reads reads, long now)
       throws BusyException, IOException, QueryException, RulesException {
     long from = now - r.over();
     long to = now - 1;
     return switch (r.kind()) {
       case COUNT -> {
-        SearchResult c = queries.count(r.signal(), from, to, r.where());
-        yield new Outcome(c.stats().rowsMatched(), c.stats().rowsMatched(), -1, from, to, c.refused().size());
+        Reads.Read<SearchResult> read = reads.count(r.signal(), from, to, r.where());
+        SearchResult c = read.result();
+        yield new Outcome(c.stats().rowsMatched(), c.stats().rowsMatched(), -1, from, to, c.refused().size(),
+            read.partial());
       }
       case RATIO -> {
-        SearchResult c = queries.count(r.signal(), from, to, r.where());
-        SearchResult o = queries.count(r.ofSignal(), from, to, r.of());
+        Reads.Read<SearchResult> cr = reads.count(r.signal(), from, to, r.where());
+        Reads.Read<SearchResult> or = reads.count(r.ofSignal(), from, to, r.of());
+        SearchResult c = cr.result();
+        SearchResult o = or.result();
         long n = c.stats().rowsMatched();
         long d = o.stats().rowsMatched();
-        yield new Outcome(ratio(n, d), n, d, from, to, c.refused().size() + o.refused().size());
+        yield new Outcome(ratio(n, d), n, d, from, to, c.refused().size() + o.refused().size(),
+            cr.partial() != null ? cr.partial() : or.partial());
       }
       case METRIC -> {
         SeriesQuery q = RulesFile.seriesQuery(r.series(), now, r.over(), "rule \"" + r.name() + "\"");
-        SeriesResult s = queries.series(q);
+        Reads.Read<SeriesResult> read = reads.series(q);
+        SeriesResult s = read.result();
         double v = Double.NaN;
         for (SeriesResult.Series x : s.series()) {
           if (x.points().isEmpty()) {
@@ -68,7 +81,7 @@ final class Evaluation {
             v = d;
           }
         }
-        yield new Outcome(v, s.series().size(), -1, q.from(), q.to(), s.refused().size());
+        yield new Outcome(v, s.series().size(), -1, q.from(), q.to(), s.refused().size(), read.partial());
       }
     };
   }

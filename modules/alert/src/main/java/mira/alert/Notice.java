@@ -19,11 +19,14 @@ record Notice(Rule rule, boolean firing, Evaluation.Outcome outcome, long firing
     return firing ? "firing" : "resolved";
   }
 
-  /** One line for humans: {@code checkout-errors is firing: 12 > 10 over 5m}. */
+  /**
+   * One line for humans: {@code checkout-errors is firing: 12 > 10 over 5m}, and when a node did not
+   * answer {@code (PARTIAL: 2 of 3 nodes answered; ...)}, so every kind of target shows it.
+   */
   String summary() {
     String v = Payloads.number(outcome.value());
     String line = (rule.above() ? " > " : " < ") + Payloads.number(rule.threshold());
     return rule.name() + (firing ? " is firing: " + v + line : " resolved: " + v + " (line" + line + ")")
-        + " over " + RulesFile.spell(rule.over());
+        + " over " + RulesFile.spell(rule.over()) + (outcome.partial() == null ? "" : " (PARTIAL: " + outcome.partial() + ")");
   }
 }

@@ -65,6 +65,7 @@ final class Payloads {
     g.writeStringField("filter", n.filter());
     nullable(g, "link", n.link());
     g.writeStringField("node", n.node());
+    nullable(g, "partial", n.outcome().partial());
     g.writeStringField("summary", n.summary());
     g.writeEndObject();
   }

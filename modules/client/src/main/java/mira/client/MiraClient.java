@@ -46,7 +46,12 @@ public final class MiraClient {
     this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
     this.token = token;
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    // HTTP/1.1: the JDK client's default attempt to upgrade to h2c was seen to hang against the
+    // HTTP listener. The calling thread as executor: an answer is read whole into a byte array, so
+    // no step blocks, and the hand-off to a pool thread per answer goes (an empty answer 400 -> 326
+    // us at p50 back to back, docs/performance.md "Answers over HTTP").
+    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1)
+        .executor(Runnable::run).build();
   }
 
   /** A client for {@code host:port} over plain HTTP, no token, 10 s per request. */

@@ -25,6 +25,7 @@ import mira.query.result.Resource;
 import mira.query.result.Row;
 import mira.query.result.Scope;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
 import mira.query.result.SpanRow;
 import mira.query.result.Stats;
@@ -140,6 +141,75 @@ public final class ResultReader {
     return new SeriesResult(out, num(st, "dropped_series"), stats, refused(doc));
   }
 
+  /**
+   * A node's stored points as it answers a peer ({@code SeriesJson.points}): what a replica reads
+   * to compute a series function over every node's points.
+   */
+  public static SeriesPoints seriesPoints(byte[] body) throws IOException {
+    Map<String, Object> doc = object(parse(body), "the answer");
+    List<Object> raw = list(doc.get("series"), "series");
+    List<SeriesPoints.Stored> out = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      Map<String, Object> s = object(raw.get(i), "series[" + i + "]");
+      List<Object> rawPoints = list(s.get("points"), "points");
+      List<SeriesPoints.Point> points = new ArrayList<>(rawPoints.size());
+      for (Object o : rawPoints) {
+        points.add(storedPoint(object(o, "a point")));
+      }
+      out.add(new SeriesPoints.Stored(str(s, "name"), str(s, "type"), str(s, "unit"), str(s, "description"),
+          entries(s.get("resource"), "resource"), attributes(s), num(s, "entity"), (int) num(s, "temporality"),
+          s.get("monotonic") == Boolean.TRUE, num(s, "dropped_points"), points));
+    }
+    return new SeriesPoints(out, doc.get("exact_name") == Boolean.TRUE, num(doc, "dropped_series"), stats(doc),
+        refused(doc));
+  }
+
+  private static SeriesPoints.Point storedPoint(Map<String, Object> p) throws IOException {
+    int kind = (int) num(p, "kind");
+    List<SeriesResult.Exemplar> exemplars = new ArrayList<>();
+    if (p.get("exemplars") != null) {
+      for (Object o : list(p.get("exemplars"), "exemplars")) {
+        Map<String, Object> x = object(o, "an exemplar");
+        exemplars.add(new SeriesResult.Exemplar(num(x, "t"), (int) num(x, "kind"), num(x, "l"), decimal(x.get("d"), "d"),
+            str(x, "trace_id"), str(x, "span_id"), attributes(x)));
+      }
+    }
+    long[] counts = null;
+    if (p.get("counts") != null) {
+      List<Object> c = list(p.get("counts"), "counts");
+      counts = new long[c.size()];
+      for (int k = 0; k < counts.length; k++) {
+        if (!(c.get(k) instanceof Long n)) {
+          throw new IOException("\"counts\" holds a value that is not an integer: " + c.get(k));
+        }
+        counts[k] = n;
+      }
+    }
+    SeriesPoints.Exp exp = null;
+    if (p.get("exp") != null) {
+      Map<String, Object> e = object(p.get("exp"), "exp");
+      exp = new SeriesPoints.Exp((int) num(e, "scale"), decimal(e.get("zero"), "zero"), (int) num(e, "pos_offset"),
+          doubles(e.get("pos"), "pos"), (int) num(e, "neg_offset"), doubles(e.get("neg"), "neg"));
+    }
+    return new SeriesPoints.Point(num(p, "t"), (int) num(p, "node"), num(p, "seq"), (int) num(p, "id"), kind,
+        p.containsKey("l") ? num(p, "l") : 0, p.containsKey("d") ? decimal(p.get("d"), "d") : 0, num(p, "start"),
+        exemplars, counts, doubles(p.get("bounds"), "bounds"), exp, doubles(p.get("quantiles"), "quantiles"),
+        doubles(p.get("values"), "values"));
+  }
+
+  /** An array of numbers, or null when absent. */
+  private static double[] doubles(Object o, String what) throws IOException {
+    if (o == null) {
+      return null;
+    }
+    List<Object> l = list(o, what);
+    double[] out = new double[l.size()];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = decimal(l.get(k), what);
+    }
+    return out;
+  }
+
   /** The answer of {@code GET /api/v1/metrics}. */
   public static MetricList metrics(byte[] body) throws IOException {
     Map<String, Object> doc = object(parse(body), "the answer");
@@ -191,8 +261,19 @@ public final class ResultReader {
     for (Object o : list(n.get("services"), "no_identity.services")) {
       services.add(String.valueOf(o));
     }
+    List<Long> hashes = null;
+    if (n.get("resource_hashes") != null) {
+      hashes = new ArrayList<>();
+      for (Object o : list(n.get("resource_hashes"), "no_identity.resource_hashes")) {
+        Long h = Entities.parse(String.valueOf(o));
+        if (h == null) {
+          throw new IOException("no_identity.resource_hashes holds " + o + ", not 16 hex digits");
+        }
+        hashes.add(h);
+      }
+    }
     return new EntityList(out, (int) num(doc, "total"), new EntityList.NoIdentity(num(n, "resources"),
-        num(n, "records"), services, str(n, "hint")), stats(doc), refused(doc));
+        num(n, "records"), services, str(n, "hint"), hashes), stats(doc), refused(doc));
   }
 
   /** The answer of {@code GET /api/v1/services}, with each service's entity keys when the node wrote them. */

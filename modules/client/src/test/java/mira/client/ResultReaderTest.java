@@ -26,6 +26,7 @@ import mira.query.result.Resource;
 import mira.query.result.Row;
 import mira.query.result.Scope;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
 import mira.query.result.SpanRow;
 import mira.query.result.Stats;
@@ -75,6 +76,36 @@ class ResultReaderTest {
     assertThat(got.series().get(0).points().get(0)).isEqualTo(new SeriesResult.Point(1, SeriesResult.UNSIGNED, -1L, 0));
     assertThatThrownBy(() -> ResultReader.series("{\"series\": [{\"name\": \"x\"}]}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(IOException.class).hasMessageContaining("type");
+  }
+
+  @Test
+  void aNodesStoredPointsReadBackEqualWithEveryShape() throws IOException {
+    List<Attribute> res = List.of(new Attribute("service.name", new Value.Str("api")),
+        new Attribute("ok", new Value.Bool(true)), new Attribute("ratio", new Value.F64(0.5)));
+    SeriesResult.Exemplar x = new SeriesResult.Exemplar(7, SeriesResult.DOUBLE, 0, 12.5,
+        "0102030405060708090a0b0c0d0e0f10", "0102030405060708", List.of(new Attribute("user", new Value.Str("u1"))));
+    SeriesPoints sent = new SeriesPoints(List.of(
+        new SeriesPoints.Stored("requests", "sum", "1", "served", res, List.of(), 0x8000000000000001L, 2, true, 3,
+            List.of(new SeriesPoints.Point(10, 4, 99, 0, SeriesResult.LONG, Long.MIN_VALUE, 0, 5, List.of(x), null, null,
+                    null, null, null),
+                new SeriesPoints.Point(11, 4, 99, 1, SeriesResult.DOUBLE, 0, Double.NaN, 0, List.of(), null, null, null,
+                    null, null),
+                new SeriesPoints.Point(12, 4, 99, 2, SeriesResult.NULL, 0, 0, 0, List.of(), null, null, null, null,
+                    null))),
+        new SeriesPoints.Stored("latency.count", "histogram", "ms", "", res,
+            List.of(new Attribute("route", new Value.Str("/a"))), 0, 1, true, 0,
+            List.of(new SeriesPoints.Point(20, 1, 2, 3, SeriesResult.UNSIGNED, -1L, 0, 19, List.of(),
+                new long[] {-1L, 0, 7}, new double[] {10.0, Double.POSITIVE_INFINITY}, null, null, null))),
+        new SeriesPoints.Stored("size.count", "exponential_histogram", "By", "", res, List.of(), 0, 2, true, 0,
+            List.of(new SeriesPoints.Point(30, 1, 2, 4, SeriesResult.UNSIGNED, 9, 0, 0, List.of(), null, null,
+                new SeriesPoints.Exp(-3, 1.0, -2, new double[] {1, 0, 4}, 5, new double[] {3}), null, null))),
+        new SeriesPoints.Stored("rtt.count", "summary", "s", "", res, List.of(), 0, 0, true, 0,
+            List.of(new SeriesPoints.Point(40, 1, 2, 5, SeriesResult.UNSIGNED, 4, 0, 0, List.of(), null, null, null,
+                new double[] {0.5, 0.99}, new double[] {0.25, Double.NaN})))),
+        false, 2, new Stats(3, 1, 2, 900, 120, 4), List.of(new Refused("metrics/b1", "bad crc")));
+    SeriesPoints got = ResultReader.seriesPoints(SeriesJson.points(sent));
+    assertThat(got).usingRecursiveComparison().withEqualsForType(Double::equals, Double.class).isEqualTo(sent);
+    assertThat(got.series().get(1).points().get(0).counts()).containsExactly(-1L, 0, 7);
   }
 
   @Test

@@ -22,25 +22,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import mira.client.ResultReader;
+import mira.proto.wire.Signal;
 import mira.query.LocalQueries;
 import mira.query.doc.CorrelateQuery;
 import mira.query.doc.Documents;
 import mira.query.doc.EntitiesQuery;
+import mira.query.doc.FacetsQuery;
 import mira.query.doc.MapQuery;
 import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Searcher;
+import mira.query.doc.Term;
 import mira.query.render.TermJson;
 import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
 import mira.query.result.CorrelateResult;
 import mira.query.result.EntityList;
+import mira.query.result.FacetList;
 import mira.query.result.MetricList;
 import mira.query.result.QueryException;
 import mira.query.result.SearchResult;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
 import mira.query.result.ServiceList;
 import mira.query.result.ServiceMap;
+import mira.query.result.Stats;
 import mira.query.result.TraceResult;
 
 /**
@@ -66,6 +72,14 @@ public final class Cluster {
   public static final String NOW = "Mira-Now";
   /** Response header on every API answer: the answering node's name. */
   public static final String NODE = "Mira-Node";
+  /**
+   * Request header on a peer's series question: answer with the stored points the document reads,
+   * before its function ({@link SeriesPoints}), so that the asking node computes the function over
+   * every node's points at once.
+   */
+  public static final String POINTS = "Mira-Points";
+  /** Request header on a peer's query question: count the matching rows only, reading none. */
+  public static final String COUNT = "Mira-Count";
 
   /**
    * The {@code Authorization} of the request being answered, sent on to the peers: every replica
@@ -150,16 +164,76 @@ public final class Cluster {
 
   /** {@code POST /api/v1/series}: every node's series, merged by identity. */
   public Answer<SeriesResult> series(byte[] document) throws QueryException, BusyException, IOException {
-    long now = local.now();
-    SeriesQuery q = Documents.series(document, now);
+    return series(Documents.series(document, local.now()));
+  }
+
+  /**
+   * A parsed series query over every node's points. Raw points: each node's capped series, united
+   * by identity (a node's newest {@code max_points} hold every point of the union's newest). With a
+   * function: each node's stored points before the function, which runs here once over their
+   * union, so a series whose points are spread over nodes (a load balancer sending each export
+   * elsewhere) has its increases, buckets and last values taken as if one node held it.
+   */
+  public Answer<SeriesResult> series(SeriesQuery q) throws QueryException, BusyException, IOException {
     if (!fansOut()) {
       return new Answer<>(local.series(q), null);
     }
     long started = System.nanoTime();
     Tally tally = new Tally();
-    List<SeriesResult> parts = gather(tally, () -> local.series(q), "POST", "/api/v1/series", document, now,
-        ResultReader::series);
-    return new Answer<>(Merge.series(parts, q, started), tally.sources());
+    byte[] document = TermJson.series(q);
+    if (q.fn() == null) {
+      List<SeriesResult> parts = gather(tally, () -> local.series(q), "POST", "/api/v1/series", document, local.now(),
+          ResultReader::series);
+      return new Answer<>(Merge.series(parts, q, started), tally.sources());
+    }
+    List<SeriesPoints> parts = gather(tally, () -> local.seriesPoints(q), "POST", "/api/v1/series", document,
+        local.now(), ResultReader::seriesPoints, POINTS);
+    Stats gathered = Merge.stats(parts.stream().map(SeriesPoints::stats).toList(), started);
+    SeriesResult r = local.series(q, parts, gathered);
+    Stats stats = new Stats(gathered.blocksTotal(), gathered.blocksPruned(), gathered.blocksScanned(),
+        gathered.rowsScanned(), gathered.rowsMatched(), millis(System.nanoTime() - started));
+    return new Answer<>(new SeriesResult(r.series(), r.droppedSeries(), stats, r.refused()), tally.sources());
+  }
+
+  /**
+   * The rows of {@code signal} in {@code [from, to]} passing {@code where}, counted on every node
+   * without reading a row: {@code stats().rowsMatched()} of the answer (an alert rule's count).
+   */
+  public Answer<SearchResult> count(Signal signal, long from, long to, List<Term> where)
+      throws BusyException, IOException {
+    if (!fansOut()) {
+      return new Answer<>(local.count(signal, from, to, where), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    byte[] document = TermJson.search(new SearchQuery(signal, from, to, where, 1, null));
+    List<SearchResult> parts;
+    try {
+      parts = gather(tally, () -> local.count(signal, from, to, where), "POST", "/api/v1/query", document, local.now(),
+          ResultReader::search, COUNT);
+    } catch (QueryException e) {
+      throw new IllegalStateException("a count was refused", e);
+    }
+    return new Answer<>(Merge.search(parts, 0, started), tally.sources());
+  }
+
+  /**
+   * {@code POST /api/v1/facets}: every node's values of the keys, counts summed per value, then
+   * the top ones listed. Peers are asked for every value (not the document's limit), so the listed
+   * values, their counts, {@code distinct} and {@code other} are what one node holding every record
+   * would answer.
+   */
+  public Answer<FacetList> facets(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    if (!fansOut()) {
+      return new Answer<>(local.facets(document, now, false), null);
+    }
+    FacetsQuery q = Documents.facets(document, now);
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<FacetList> parts = gather(tally, () -> local.facets(document, now, true), "POST", "/api/v1/facets", document,
+        now, ResultReader::facets);
+    return new Answer<>(Merge.facets(parts, q.keys(), q.limit(), started), tally.sources());
   }
 
   /** {@code POST /api/v1/entities}: every node's entities, each counted once. */
@@ -270,13 +344,13 @@ public final class Cluster {
    * own refusal (a bad document, no query slot) is the caller's: it would be every node's.
    */
   private <T> List<T> gather(Tally tally, Local<T> mine, String method, String path, byte[] body, long now,
-      Parse<T> parse) throws QueryException, BusyException, IOException {
+      Parse<T> parse, String... flags) throws QueryException, BusyException, IOException {
     long started = System.nanoTime();
     long deadline = started + timeout.toNanos();
     Map<String, CompletableFuture<Reply<T>>> asked = new LinkedHashMap<>();
     for (String address : peers.addresses()) {
       if (!self.contains(address)) {
-        asked.put(address, ask(address, method, path, body, now, parse));
+        asked.put(address, ask(address, method, path, body, now, parse, flags));
       }
     }
     List<T> out = new ArrayList<>();
@@ -324,10 +398,14 @@ public final class Cluster {
     return out;
   }
 
+  /** Asks one peer; each of {@code flags} is sent as a header with value 1 ({@link #POINTS}, {@link #COUNT}). */
   private <T> CompletableFuture<Reply<T>> ask(String address, String method, String path, byte[] body, long now,
-      Parse<T> parse) {
+      Parse<T> parse, String... flags) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + address + path)).timeout(timeout)
         .header("Accept", "application/json").header(HOP, "1").header(NOW, Long.toString(now));
+    for (String f : flags) {
+      b.header(f, "1");
+    }
     if (AUTHORIZATION.isBound()) {
       b.header("Authorization", AUTHORIZATION.get());
     }

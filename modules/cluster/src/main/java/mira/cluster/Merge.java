@@ -1,9 +1,12 @@
 package mira.cluster;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,7 @@ import mira.query.doc.SeriesQuery;
 import mira.query.result.Attribute;
 import mira.query.result.AttributeList;
 import mira.query.result.EntityList;
+import mira.query.result.FacetList;
 import mira.query.result.MetricList;
 import mira.query.result.Refused;
 import mira.query.result.Row;
@@ -24,6 +28,9 @@ import mira.query.result.ServiceList;
 import mira.query.result.SpanRow;
 import mira.query.result.Stats;
 import mira.query.result.TraceResult;
+import mira.query.result.Value;
+import mira.query.render.Json;
+import mira.query.render.ResponseJson;
 
 /**
  * How the nodes' answers of one read become one answer. Every node has the same question, so the
@@ -95,11 +102,11 @@ final class Merge {
   }
 
   /**
-   * Series united by identity (name, type, unit, description, resource, attributes): a series whose
-   * points landed on several nodes gets all of them, oldest first, and keeps the newest
-   * {@code max_points}. With a function each node's output is already on the step grid; a group
-   * that several nodes answered for is combined step by step with the query's {@code agg} where that
-   * is exact (sum, count, min, max of disjoint series).
+   * Raw series united by identity (name, type, unit, description, resource, attributes, the
+   * attributes as they render, so an int64 read back from a peer's answer as text is the same
+   * attribute): a series whose points landed on several nodes gets all of them, oldest first, and
+   * keeps the newest {@code max_points}. (A function is not merged here: its nodes send their points,
+   * see {@link Cluster#series(SeriesQuery)}.)
    */
   static SeriesResult series(List<SeriesResult> parts, SeriesQuery q, long started) {
     Map<List<Object>, List<SeriesResult.Series>> by = new LinkedHashMap<>();
@@ -107,14 +114,15 @@ final class Merge {
     for (SeriesResult p : parts) {
       dropped += p.droppedSeries();
       for (SeriesResult.Series s : p.series()) {
-        List<Object> k = Arrays.asList(s.name(), s.type(), s.unit(), s.description(), s.resource(), s.attributes());
+        List<Object> k = Arrays.asList(s.name(), s.type(), s.unit(), s.description(), rendered(s.resource()),
+            rendered(s.attributes()));
         by.computeIfAbsent(k, x -> new ArrayList<>()).add(s);
       }
     }
     int maxPoints = q.maxPoints();
     List<SeriesResult.Series> out = new ArrayList<>();
     for (List<SeriesResult.Series> same : by.values()) {
-      out.add(same.size() == 1 ? same.get(0) : q.fn() == null ? union(same, maxPoints) : combine(same, q));
+      out.add(same.size() == 1 ? same.get(0) : union(same, maxPoints));
     }
     out.sort(Merge::compareSeries);
     int maxSeries = q.maxSeries();
@@ -124,6 +132,11 @@ final class Merge {
     }
     return new SeriesResult(out, dropped, stats(parts.stream().map(SeriesResult::stats).toList(), started),
         refused(parts.stream().map(SeriesResult::refused).toList()));
+  }
+
+  /** Attributes as an answer writes them: equal for equal lists whichever node's answer they came from. */
+  private static String rendered(List<Attribute> attrs) {
+    return new String(Json.render(g -> ResponseJson.object(g, attrs)), StandardCharsets.UTF_8);
   }
 
   private static SeriesResult.Series union(List<SeriesResult.Series> same, int maxPoints) {
@@ -148,39 +161,61 @@ final class Merge {
         exemplars, dropped, f.bounds(), f.entity(), f.scale());
   }
 
-  private static SeriesResult.Series combine(List<SeriesResult.Series> same, SeriesQuery q) {
-    String agg = q.fn().agg() == null ? "sum" : q.fn().agg();
-    TreeMap<Long, Double> at = new TreeMap<>();
-    List<SeriesResult.Exemplar> exemplars = new ArrayList<>();
-    for (SeriesResult.Series s : same) {
-      exemplars.addAll(s.exemplars());
-      for (SeriesResult.Point p : s.points()) {
-        double v = value(p);
-        if (Double.isNaN(v)) {
-          continue;
+  /**
+   * Facets united by (key, level): records, counts and each value's count summed; the values
+   * ranked again (highest count first, ties by value as one node ranks them) and cut to
+   * {@code limit}; {@code distinct} the values seen anywhere. Exact when every node listed every
+   * value of its own, which is how the peers are asked ({@link Cluster#facets}).
+   */
+  static FacetList facets(List<FacetList> parts, List<String> keys, int limit, long started) {
+    Map<List<String>, long[]> counts = new HashMap<>();
+    Map<List<String>, Map<Value, long[]>> values = new HashMap<>();
+    long records = 0;
+    for (FacetList p : parts) {
+      records += p.records();
+      for (FacetList.Facet f : p.facets()) {
+        List<String> id = List.of(f.key(), f.level());
+        counts.computeIfAbsent(id, x -> new long[1])[0] += f.count();
+        Map<Value, long[]> vs = values.computeIfAbsent(id, x -> new HashMap<>());
+        for (FacetList.ValueCount v : f.values()) {
+          vs.computeIfAbsent(v.value(), x -> new long[1])[0] += v.count();
         }
-        at.merge(p.time(), v, switch (agg) {
-          case "min" -> Math::min;
-          case "max" -> Math::max;
-          default -> Double::sum;
-        });
       }
     }
-    List<SeriesResult.Point> points = new ArrayList<>();
-    at.forEach((t, v) -> points.add(new SeriesResult.Point(t, SeriesResult.DOUBLE, 0, v)));
-    exemplars.sort(Comparator.comparingLong(SeriesResult.Exemplar::time));
-    SeriesResult.Series f = same.get(0);
-    return new SeriesResult.Series(f.name(), f.type(), f.unit(), f.description(), f.resource(), f.attributes(), points,
-        exemplars, same.stream().mapToLong(SeriesResult.Series::droppedPoints).sum(), f.bounds(), f.entity(), f.scale());
+    List<FacetList.Facet> out = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (String key : keys) {
+      boolean seen = false;
+      for (String level : AttributeList.LEVELS) {
+        List<String> id = List.of(key, level);
+        long[] count = counts.get(id);
+        if (count == null) {
+          continue;
+        }
+        seen = true;
+        List<Map.Entry<Value, long[]>> all = new ArrayList<>(values.get(id).entrySet());
+        all.sort(Comparator.comparingLong((Map.Entry<Value, long[]> e) -> -e.getValue()[0])
+            .thenComparing(e -> sortText(e.getKey())));
+        List<FacetList.ValueCount> top = new ArrayList<>();
+        long listed = 0;
+        for (int i = 0; i < Math.min(limit, all.size()); i++) {
+          top.add(new FacetList.ValueCount(all.get(i).getKey(), all.get(i).getValue()[0]));
+          listed += all.get(i).getValue()[0];
+        }
+        out.add(new FacetList.Facet(key, level, count[0], all.size(), top, count[0] - listed));
+      }
+      if (!seen) {
+        missing.add(key);
+      }
+    }
+    return new FacetList(parts.get(0).signal(), records, out, missing,
+        stats(parts.stream().map(FacetList::stats).toList(), started),
+        refused(parts.stream().map(FacetList::refused).toList()));
   }
 
-  private static double value(SeriesResult.Point p) {
-    return switch (p.kind()) {
-      case SeriesResult.LONG -> p.l();
-      case SeriesResult.UNSIGNED -> p.l() >= 0 ? p.l() : (double) (p.l() >>> 1) * 2.0 + (p.l() & 1);
-      case SeriesResult.DOUBLE -> p.d();
-      default -> Double.NaN;
-    };
+  /** A value's text for ordering ties, as one node orders them: strings as themselves, others by their record form. */
+  private static String sortText(Value v) {
+    return v instanceof Value.Str s ? s.value() : v.toString();
   }
 
   /**
@@ -193,6 +228,8 @@ final class Merge {
     long noResources = 0;
     long noRecords = 0;
     TreeSet<String> noServices = new TreeSet<>();
+    Set<Long> noHashes = new HashSet<>();
+    boolean hashed = true;
     String hint = "";
     for (EntityList p : parts) {
       for (EntityList.Entity e : p.entities()) {
@@ -205,11 +242,19 @@ final class Merge {
       }
       EntityList.NoIdentity n = p.noIdentity();
       noResources += n.resources();
+      if (n.resourceHashes() == null) {
+        hashed = false;
+      } else {
+        noHashes.addAll(n.resourceHashes());
+      }
       noRecords += n.records();
       noServices.addAll(n.services());
       if (hint.isEmpty()) {
         hint = n.hint();
       }
+    }
+    if (hashed) {
+      noResources = noHashes.size(); // a resource several nodes saw is one resource
     }
     List<EntityList.Entity> all = new ArrayList<>(by.values());
     all.sort(EntityList.ORDER);

@@ -35,6 +35,14 @@ public record Sources(int asked, int answered, List<Node> nodes) {
         + ": " + n.error()).toList();
   }
 
+  /**
+   * One line for a partial answer, {@code "2 of 3 nodes answered (n2 at 10.0.0.3:8080: timeout after 2s)"};
+   * null when every node answered.
+   */
+  public String partialLine() {
+    return partial() ? answered + " of " + asked + " nodes answered (" + String.join("; ", failures()) + ")" : null;
+  }
+
   /** Writes {@code {"asked", "answered", "partial", "nodes": [...]}}. */
   public void write(JsonGenerator g) throws IOException {
     g.writeStartObject();

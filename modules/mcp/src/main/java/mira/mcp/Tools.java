@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.function.Function;
 import mira.cluster.Cluster;
 import mira.cluster.Sources;
-import mira.query.LocalQueries;
 import mira.query.doc.Cursor;
 import mira.query.result.Row;
 import mira.query.render.AttributeJson;
@@ -45,12 +44,10 @@ final class Tools {
       + "(= != > >= < <= ~contains ?exists, -negates; a bare word searches the text)";
 
   private final Cluster cluster;
-  private final LocalQueries queries;
   private final java.util.function.Supplier<byte[]> alerts;
 
   Tools(Cluster cluster, java.util.function.Supplier<byte[]> alerts) {
     this.cluster = cluster;
-    this.queries = cluster.local();
     this.alerts = alerts;
   }
 
@@ -387,8 +384,9 @@ final class Tools {
             throw new Refusal("attribute_values needs key: the attribute key whose values to count");
           }
           doc.put("keys", List.of(k));
-          FacetList r = queries.facets(Tree.bytes(doc));
-          yield new Answer(AttributeJson.facets(r), facetSummary(k, r));
+          Cluster.Answer<FacetList> a = cluster.facets(Tree.bytes(doc));
+          FacetList r = a.result();
+          yield answer(a, AttributeJson::facets, facetSummary(k, r), null);
         }
         case "list_alerts" -> {
           if (!args.isEmpty()) {

@@ -1,7 +1,9 @@
 package mira.query;
 
 import mira.query.result.MetricList;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
+import mira.query.result.Stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NotDirectoryException;
@@ -277,6 +279,28 @@ public final class LocalQueries implements AutoCloseable {
     return call(() -> SeriesScan.run(engine, q));
   }
 
+  /**
+   * The stored points {@code q} reads on this node, before its function ({@link SeriesPoints}): how
+   * a replica answers a peer that computes a function over every node's points.
+   */
+  public SeriesPoints seriesPoints(SeriesQuery q) throws BusyException, IOException {
+    try {
+      return call(() -> SeriesScan.points(engine, q));
+    } catch (QueryException e) {
+      throw new IllegalStateException("gathering points was refused", e);
+    }
+  }
+
+  /**
+   * The answer of {@code q} over several nodes' stored points (this node's among them), with
+   * {@code stats} as the cost of the whole; the function runs here, once, over their union.
+   *
+   * @throws QueryException if the function has no meaning for a series read (rate of a gauge)
+   */
+  public SeriesResult series(SeriesQuery q, List<SeriesPoints> parts, Stats stats) throws QueryException {
+    return SeriesScan.over(q, parts, stats);
+  }
+
   /** Parses and runs a series document ({@code POST /api/v1/series}). */
   public SeriesResult series(byte[] document) throws QueryException, BusyException, IOException {
     return series(document, now());
@@ -385,8 +409,18 @@ public final class LocalQueries implements AutoCloseable {
    * @throws QueryException if the document is not valid
    */
   public FacetList facets(byte[] document) throws QueryException, BusyException, IOException {
-    FacetsQuery q = Documents.facets(document, now());
-    return call(() -> AttributeCensus.facets(engine, q));
+    return facets(document, now(), false);
+  }
+
+  /**
+   * {@link #facets(byte[])} with relative times resolved against {@code now}; with {@code whole},
+   * every value of each key regardless of the document's limit (a replica merging several nodes'
+   * facets sums each value's counts, then takes the top ones, so that they and their counts are exact).
+   */
+  public FacetList facets(byte[] document, long now, boolean whole) throws QueryException, BusyException, IOException {
+    FacetsQuery q = Documents.facets(document, now);
+    FacetsQuery asked = whole ? new FacetsQuery(q.signal(), q.from(), q.to(), q.where(), q.keys(), Integer.MAX_VALUE) : q;
+    return call(() -> AttributeCensus.facets(engine, asked));
   }
 
   private <T> T call(Admission.Work<T> work) throws QueryException, BusyException, IOException {

@@ -551,18 +551,33 @@ public final class Wal implements AutoCloseable {
 
   /**
    * Deletes segments whose every frame is published (below the oldest pending sequence of any
-   * channel). The segment being appended to is never deleted.
+   * channel). The segment being appended to is never deleted while it may still be needed; once
+   * every frame of the log is published and it holds at least {@link #retireBytes} of them, the
+   * log rolls to a fresh segment first, so a node that has stopped receiving (or keeps up between
+   * two seals) does not keep a segment's worth of frames that are all in blocks.
    *
    * @return bytes reclaimed
    */
   public long reclaim() throws IOException {
     List<Segment> doomed = new ArrayList<>();
+    FileChannel retired = null;
     lock.lock();
     try {
       long oldest = next;
       for (TreeSet<Long> p : pending) {
         if (!p.isEmpty()) {
           oldest = Math.min(oldest, p.first());
+        }
+      }
+      if (oldest == next && syncFailure == null && !closed && current != null && currentBytes >= retireBytes()) {
+        FileChannel old = current;
+        try {
+          roll();
+          // Every frame in it is in a durable block: it needs no force, only deleting.
+          unsynced.remove(old);
+          retired = old;
+        } catch (IOException e) {
+          // The new segment could not be made: the old one stays current and is tried again later.
         }
       }
       for (int i = 0; i < segments.size() - 1; i++) {
@@ -578,6 +593,9 @@ public final class Wal implements AutoCloseable {
     // Counted as recovery and append count: whole frames, not file sizes (a torn tail left by a
     // crash is on disk but was never in bytes()).
     long freed = 0;
+    if (retired != null) {
+      retired.close();
+    }
     for (Segment s : doomed) {
       files.delete(s.path);
       freed += s.bytes;
@@ -592,6 +610,14 @@ public final class Wal implements AutoCloseable {
       fsyncDir();
     }
     return freed;
+  }
+
+  /**
+   * The fill of the current segment past which {@link #reclaim} retires it when every frame is
+   * published: 1 MiB, or a quarter of a segment when segments are smaller (tests).
+   */
+  long retireBytes() {
+    return Math.min(1L << 20, segmentBytes / 4);
   }
 
   /** Bytes of whole frames held in segments on disk (a torn tail is not counted). */

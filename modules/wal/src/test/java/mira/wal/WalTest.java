@@ -113,6 +113,39 @@ class WalTest {
   }
 
   @Test
+  void onceEveryFrameIsPublishedTheCurrentSegmentIsRetiredAndTheLogGoesOn() throws Exception {
+    List<Long> seqs = new ArrayList<>();
+    try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
+      String frame = "z".repeat(600);
+      seqs.add(append(w, 0, frame));
+      assertThat(w.retireBytes()).as("a quarter of the 4 KiB test segment").isEqualTo(1024);
+      w.published(0, new long[] {seqs.get(0)});
+      w.reclaim();
+      assertThat(segments()).as("under the retire size the current segment stays").hasSize(1);
+      assertThat(w.bytes()).isPositive();
+
+      seqs.add(append(w, 1, frame));
+      assertThat(w.reclaim()).as("a frame is pending: nothing to retire").isZero();
+      w.published(1, new long[] {seqs.get(1)});
+      long freed = w.reclaim();
+      assertThat(freed).as("every frame and publication record held").isPositive();
+      assertThat(w.bytes()).isZero();
+      List<Path> left = segments();
+      assertThat(left).as("one empty segment to append to").hasSize(1);
+      assertThat(Files.size(left.get(0))).isZero();
+
+      // The log goes on in the fresh segment, and what is not published is replayed.
+      seqs.add(append(w, 2, "after"));
+      assertThat(seqs.get(2)).isGreaterThan(seqs.get(1));
+      w.sync();
+    }
+    List<Got> got = new ArrayList<>();
+    try (Wal again = open(new long[3], got).wal()) {
+      assertThat(got).containsExactly(new Got(2, seqs.get(2), "after"));
+    }
+  }
+
+  @Test
   void aTornTailIsReportedAndEverythingBeforeItReplays() throws Exception {
     try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
       append(w, 0, "one");

@@ -26,11 +26,15 @@ public final class FanoutCost {
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** Label, path, document. */
   private static final String[][] QUERIES = {
-      {"last 100 logs", "{\"signal\": \"logs\", \"limit\": 100}"},
-      {"error logs, last 15m", "{\"signal\": \"logs\", \"from\": \"-15m\", \"where\": [{\"field\": \"severity_number\", \"gte\": 17}], \"limit\": 100}"},
-      {"spans, status error, 5m", "{\"signal\": \"traces\", \"from\": \"-5m\", \"where\": [{\"field\": \"status_code\", \"eq\": 2}], \"limit\": 100}"},
-      {"empty: no such service", "{\"signal\": \"logs\", \"where\": [{\"attr\": \"service.name\", \"eq\": \"no-such-service\"}], \"limit\": 100}"},
+      {"last 100 logs", "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 100}"},
+      {"error logs, last 15m", "/api/v1/query", "{\"signal\": \"logs\", \"from\": \"-15m\", \"where\": [{\"field\": \"severity_number\", \"gte\": 17}], \"limit\": 100}"},
+      {"spans, status error, 5m", "/api/v1/query", "{\"signal\": \"traces\", \"from\": \"-5m\", \"where\": [{\"field\": \"status_code\", \"eq\": 2}], \"limit\": 100}"},
+      {"empty: no such service", "/api/v1/query", "{\"signal\": \"logs\", \"where\": [{\"attr\": \"service.name\", \"eq\": \"no-such-service\"}], \"limit\": 100}"},
+      // Series functions: the peers send their points, the asked node computes (docs/api.md, "Replicas").
+      {"rate by service, 10s step", "/api/v1/series", "{\"name\": \"http.server.requests\", \"from\": \"-5m\", \"step\": \"10s\", \"fn\": \"rate\", \"group_by\": [\"service.name\"]}"},
+      {"p99 by service, 10s step", "/api/v1/series", "{\"name\": \"http.server.request.duration\", \"from\": \"-5m\", \"step\": \"10s\", \"fn\": \"quantile\", \"quantile\": 0.99, \"group_by\": [\"service.name\"]}"},
   };
 
   public static void main(String[] args) throws Exception {
@@ -45,9 +49,9 @@ public final class FanoutCost {
         long now = nowNanos();
         long worst = 0;
         for (String n : nodes) {
-          worst = Math.max(worst, time(n, q[1], now));
+          worst = Math.max(worst, time(n, q[1], q[2], now));
         }
-        long c = time(nodes.get(0), q[1], -1);
+        long c = time(nodes.get(0), q[1], q[2], -1);
         if (i >= 0) {
           cluster[i] = c;
           slowest[i] = worst;
@@ -59,8 +63,8 @@ public final class FanoutCost {
   }
 
   /** One query's wall time (ns), the answer parsed; {@code now} ≥ 0 asks the node alone. */
-  private static long time(String node, String doc, long now) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + node + "/api/v1/query"))
+  private static long time(String node, String path, String doc, long now) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + node + path))
         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(doc));
     if (now >= 0) {
       b.header("Mira-Hop", "1").header("Mira-Now", Long.toString(now));
@@ -70,7 +74,11 @@ public final class FanoutCost {
     if (r.statusCode() != 200) {
       throw new IllegalStateException(node + " answered " + r.statusCode() + ": " + new String(r.body()));
     }
-    ResultReader.search(r.body());
+    if (path.endsWith("/series")) {
+      ResultReader.series(r.body());
+    } else {
+      ResultReader.search(r.body());
+    }
     return System.nanoTime() - t0;
   }
 

@@ -7,6 +7,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import mira.client.MiraClient;
 import mira.query.LocalQueries;
 import mira.query.result.Row;
 import mira.query.result.SpanRow;
@@ -98,6 +99,40 @@ public enum PeerClass {
           + " ORDER BY start_time_unix_nano DESC LIMIT 100";
     }
   },
+  ORDERED_EMPTY("ordered_empty", "spans with http.response.status_code >= 600: an ordered comparison nothing passes",
+      true) {
+    @Override
+    String document(Probes p) {
+      return search("traces", "{\"attr\": \"http.response.status_code\", \"gte\": 600}");
+    }
+
+    @Override
+    String sql() {
+      return "SELECT * FROM spans WHERE TRY_CAST(attributes['http.response.status_code'] AS DOUBLE) >= 600"
+          + " ORDER BY start_time_unix_nano DESC LIMIT 100";
+    }
+  },
+  STATUS_WINDOW("status_window", "the newest 100 spans with http.response.status_code >= 500 in the corpus's last"
+      + " 5 minutes", true) {
+    @Override
+    String document(Probes p) {
+      return "{\"signal\": \"traces\", \"from\": \"" + p.windowFrom() + "\", \"to\": \"" + p.windowTo()
+          + "\", \"limit\": 100, \"where\": [{\"attr\": \"http.response.status_code\", \"gte\": 500}]}";
+    }
+
+    @Override
+    String sql() {
+      return "SELECT * FROM spans WHERE start_time_unix_nano BETWEEN ? AND ?"
+          + " AND TRY_CAST(attributes['http.response.status_code'] AS DOUBLE) >= 500"
+          + " ORDER BY start_time_unix_nano DESC LIMIT 100";
+    }
+
+    @Override
+    void bind(PreparedStatement ps, Probes p) throws SQLException {
+      ps.setLong(1, p.windowFrom());
+      ps.setLong(2, p.windowTo());
+    }
+  },
   SUBSTRING("substring", "the newest 100 logs whose body contains a text, no time bound", false) {
     @Override
     String document(Probes p) {
@@ -139,8 +174,11 @@ public enum PeerClass {
    * @param traceId a trace present in the corpus, 32 lowercase hex digits
    * @param text the substring of {@link #SUBSTRING}
    * @param absentText the substring of {@link #SUBSTRING_ABSENT}, in no log body
+   * @param windowFrom the start of {@link #STATUS_WINDOW}'s window, ns since the epoch (inclusive)
+   * @param windowTo its end, ns (inclusive): the newest span's start time
    */
-  public record Probes(String requestId, String absentId, String traceId, String text, String absentText) {}
+  public record Probes(String requestId, String absentId, String traceId, String text, String absentText,
+      long windowFrom, long windowTo) {}
 
   /**
    * One timed call.
@@ -148,8 +186,9 @@ public enum PeerClass {
    * @param nanos the call's wall time
    * @param answer what it returned
    * @param blocks Mira only: "scanned of total" blocks; null for DuckDB
+   * @param tookMs Mira only: the engine's own {@code took_ms} in the answer's stats; -1 for DuckDB
    */
-  public record Outcome(long nanos, Answer answer, String blocks) {}
+  public record Outcome(long nanos, Answer answer, String blocks, long tookMs) {}
 
   private final String label;
   private final String description;
@@ -211,24 +250,48 @@ public enum PeerClass {
         ids[i] = span.spanId();
       }
       consume(body);
-      return new Outcome(nanos, Answer.of(times, ids), blocks(r.stats()));
+      return new Outcome(nanos, Answer.of(times, ids), blocks(r.stats()), r.stats().tookMs());
     }
     byte[] doc = document(p).getBytes(StandardCharsets.UTF_8);
     long t0 = System.nanoTime();
     SearchResult r = q.search(Documents.search(doc, q.now()));
     byte[] body = ResponseJson.search(r);
     long nanos = System.nanoTime() - t0;
-    long[] times = new long[r.rows().size()];
+    consume(body);
+    return new Outcome(nanos, answer(r.rows()), blocks(r.stats()), r.stats().tookMs());
+  }
+
+  /**
+   * Asks a running Mira over HTTP, as a user's program would: the request sent on the client's
+   * kept-alive HTTP/1.1 connection, the answer read whole and parsed by {@link MiraClient} (Jackson)
+   * into typed rows. Timed from before the request is built to the parsed result.
+   */
+  public Outcome http(MiraClient c, Probes p) throws Exception {
+    if (this == TRACE_BY_ID) {
+      long t0 = System.nanoTime();
+      TraceResult r = c.trace(p.traceId());
+      long nanos = System.nanoTime() - t0;
+      return new Outcome(nanos, answer(r.spans()), blocks(r.stats()), r.stats().tookMs());
+    }
+    byte[] doc = document(p).getBytes(StandardCharsets.UTF_8);
+    long t0 = System.nanoTime();
+    SearchResult r = c.search(doc);
+    long nanos = System.nanoTime() - t0;
+    return new Outcome(nanos, answer(r.rows()), blocks(r.stats()), r.stats().tookMs());
+  }
+
+  /** The rows' times, and for spans their ids. */
+  private Answer answer(List<? extends Row> rows) {
+    long[] times = new long[rows.size()];
     String[] ids = spans ? new String[times.length] : null;
     for (int i = 0; i < times.length; i++) {
-      Row row = r.rows().get(i);
+      Row row = rows.get(i);
       times[i] = row.time();
       if (ids != null) {
         ids[i] = ((SpanRow) row).spanId();
       }
     }
-    consume(body);
-    return new Outcome(nanos, Answer.of(times, ids), blocks(r.stats()));
+    return Answer.of(times, ids);
   }
 
   /** Asks DuckDB through {@code ps}, a statement prepared from {@link #sql()}. */
@@ -261,7 +324,7 @@ public enum PeerClass {
     for (int i = 0; i < t.length; i++) {
       t[i] = times.get(i);
     }
-    return new Outcome(nanos, Answer.of(t, ids == null ? null : ids.toArray(new String[0])), null);
+    return new Outcome(nanos, Answer.of(t, ids == null ? null : ids.toArray(new String[0])), null, -1);
   }
 
   private static String blocks(Stats s) {

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import mira.bench.peer.PeerClass.Outcome;
 import mira.bench.peer.PeerClass.Probes;
+import mira.client.MiraClient;
 import mira.query.LocalQueries;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -34,8 +35,12 @@ import org.duckdb.DuckDBConnection;
  * status is 3.
  *
  * <p>Mira is asked in-process through {@link LocalQueries}, the code the HTTP API runs, over the
- * published blocks of the directory; nothing is written there and no server is started. Usage:
- * {@link PeerOptions#USAGE}; started by {@code modules/bench/peer-compare}.
+ * published blocks of the directory; nothing is written there. With {@code --serve IMAGE} (or
+ * {@code --http HOST:PORT}) Mira is also asked as a user's program asks it: through a real server
+ * over HTTP with {@link MiraClient}, timed to the parsed answer ({@link PeerClass#http}); the image
+ * serves a copy of the directory ({@link ImageServer}). Each round then asks the three in turn, each
+ * going first, second and last in rotation. Usage: {@link PeerOptions#USAGE}; started by
+ * {@code modules/bench/peer-compare}.
  */
 public final class PeerCompare {
   /** Exit status when a class's two answers differed. */
@@ -45,6 +50,8 @@ public final class PeerCompare {
   static final String TEXT = "SQLTransientConnectionException";
   /** The text of substring_absent: in no body the generator writes. */
   static final String NEVER_WRITTEN = "mira-peer: a text no log body holds";
+  /** The length of status_window's window: five minutes. */
+  static final long WINDOW_NANOS = 300_000_000_000L;
 
   private final PrintStream out;
 
@@ -73,6 +80,10 @@ public final class PeerCompare {
   static final class Result {
     final Samples mira = new Samples();
     final Samples duck = new Samples();
+    /** Over HTTP, client side (request to parsed answer); empty without a server. */
+    final Samples http = new Samples();
+    /** The server's own took_ms of each HTTP answer, in ns. */
+    final Samples took = new Samples();
     int rows = -1;
     String blocks;
     String mismatch;
@@ -114,19 +125,32 @@ public final class PeerCompare {
       }
       duckPath = p.toString();
     }
+    ImageServer served = null;
     try (LocalQueries q = LocalQueries.open(data);
         BufferAllocator allocator = new RootAllocator();
         Connection c = DriverManager.getConnection("jdbc:duckdb:" + duckPath)) {
-      return compare(o, data, q, allocator, c.unwrap(DuckDBConnection.class), duckPath);
+      MiraClient client = null;
+      if (o.serve != null) {
+        out.printf("starting %s on a copy of %s...%n", o.serve, data);
+        served = ImageServer.start(o.serve.toAbsolutePath().normalize(), data);
+        out.printf("server pid %d listening on http://%s%n", served.pid(), served.http());
+        client = MiraClient.of(served.http());
+      } else if (o.http != null) {
+        client = MiraClient.of(o.http);
+      }
+      return compare(o, data, q, client, allocator, c.unwrap(DuckDBConnection.class), duckPath);
     } finally {
+      if (served != null) {
+        served.close();
+      }
       if (tempDir != null) {
         deleteTree(tempDir);
       }
     }
   }
 
-  private int compare(PeerOptions o, Path data, LocalQueries q, BufferAllocator allocator, DuckDBConnection duck,
-      String duckPath) throws Exception {
+  private int compare(PeerOptions o, Path data, LocalQueries q, MiraClient client, BufferAllocator allocator,
+      DuckDBConnection duck, String duckPath) throws Exception {
     out.printf("peer-compare %s%nMira data directory: %s (read only)%nDuckDB: %s, %s%n", Instant.now(), data,
         duckPath.isEmpty() ? "in memory" : duckPath, duckVersion(duck));
     out.printf("machine: %d cores, JDK %s, max heap %,d MiB; load average %s%n",
@@ -150,10 +174,12 @@ public final class PeerCompare {
 
     Probes probes = probes(o, duck);
     out.printf("probes: request.id %s (%d log rows), absent request.id %s, trace %s (%d spans), text %s, "
-        + "absent text \"%s\"%n", probes.requestId(), count(duck,
+        + "absent text \"%s\", window %d..%d ns (%,d spans in it)%n", probes.requestId(), count(duck,
             "SELECT count(*) FROM logs WHERE attributes['request.id'] = ?", probes.requestId()), probes.absentId(),
         probes.traceId(), count(duck, "SELECT count(*) FROM spans WHERE trace_id = ?", probes.traceId()), probes.text(),
-        probes.absentText());
+        probes.absentText(), probes.windowFrom(), probes.windowTo(), count(duck,
+            "SELECT count(*) FROM spans WHERE start_time_unix_nano BETWEEN " + probes.windowFrom() + " AND "
+                + probes.windowTo()));
 
     Map<PeerClass, Result> results = new EnumMap<>(PeerClass.class);
     Map<PeerClass, PreparedStatement> statements = new EnumMap<>(PeerClass.class);
@@ -168,16 +194,22 @@ public final class PeerCompare {
         long t0 = System.nanoTime();
         for (PeerClass k : o.classes) {
           Result r = results.get(k);
-          Outcome m;
-          Outcome d;
-          if ((i & 1) == 0) {
-            m = k.mira(q, probes);
-            d = k.duck(statements.get(k), probes);
-          } else {
-            d = k.duck(statements.get(k), probes);
-            m = k.mira(q, probes);
+          Outcome m = null;
+          Outcome d = null;
+          Outcome h = null;
+          // Each side goes first, second and last in turn, so none always runs on another's warm caches.
+          for (int turn = 0; turn < 3; turn++) {
+            switch ((i + turn) % 3) {
+              case 0 -> m = k.mira(q, probes);
+              case 1 -> d = k.duck(statements.get(k), probes);
+              default -> h = client == null ? null : k.http(client, probes);
+            }
           }
           String diff = Answer.mismatch(m.answer(), d.answer());
+          if (diff == null && h != null) {
+            diff = Answer.mismatch(h.answer(), d.answer());
+            diff = diff == null ? null : "over HTTP: " + diff;
+          }
           if (diff != null && r.mismatch == null) {
             r.mismatch = diff;
             out.println("!!! MISMATCH in " + k.label() + " (round " + i + "): " + diff);
@@ -187,6 +219,10 @@ public final class PeerCompare {
           if (measured) {
             r.mira.add(m.nanos());
             r.duck.add(d.nanos());
+            if (h != null) {
+              r.http.add(h.nanos());
+              r.took.add(h.tookMs() * 1_000_000L);
+            }
           }
         }
         out.printf(Locale.ROOT, "%s round %d of %d: %.1f s%n", measured ? "measured" : "warm-up",
@@ -233,17 +269,38 @@ public final class PeerCompare {
   private int report(PeerOptions o, Map<PeerClass, Result> results) {
     out.printf("%n%d measured rounds after %d warm-up rounds; times in ms; ratio = Mira p50 / DuckDB p50 "
         + "(below 1: Mira faster)%n%n", o.iterations, o.warmup);
-    out.println("| class | rows | check | Mira blocks opened | Mira p50 | Mira p99 | DuckDB p50 | DuckDB p99 | Mira/DuckDB |");
-    out.println("|---|---|---|---|---|---|---|---|---|");
+    boolean http = false;
+    for (Result r : results.values()) {
+      http |= r.http.count() > 0;
+    }
+    if (http) {
+      out.println("in-process: the engine and the rendered body; HTTP: request to parsed answer on a kept-alive "
+          + "HTTP/1.1 connection; took: the server's own took_ms (whole ms); HTTP - in-process: the p50s' difference");
+      out.println();
+      out.println("| class | rows | check | Mira blocks opened | in-process p50 | in-process p99 | HTTP p50 | HTTP p99 "
+          + "| took p50 | DuckDB p50 | DuckDB p99 | in-process/DuckDB | HTTP/DuckDB | HTTP - in-process |");
+      out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    } else {
+      out.println("| class | rows | check | Mira blocks opened | Mira p50 | Mira p99 | DuckDB p50 | DuckDB p99 | Mira/DuckDB |");
+      out.println("|---|---|---|---|---|---|---|---|---|");
+    }
     boolean mismatch = false;
     for (Map.Entry<PeerClass, Result> e : results.entrySet()) {
       Result r = e.getValue();
       mismatch |= r.mismatch != null;
       long mp50 = r.mira.percentile(0.5);
       long dp50 = r.duck.percentile(0.5);
-      out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %.2f |%n", e.getKey().label(), r.rows,
-          r.mismatch == null ? "same" : "MISMATCH", r.blocks, ms(mp50), ms(r.mira.percentile(0.99)), ms(dp50),
-          ms(r.duck.percentile(0.99)), (double) mp50 / dp50);
+      if (http) {
+        long hp50 = r.http.percentile(0.5);
+        out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %.2f | %.2f | %s |%n",
+            e.getKey().label(), r.rows, r.mismatch == null ? "same" : "MISMATCH", r.blocks, ms(mp50),
+            ms(r.mira.percentile(0.99)), ms(hp50), ms(r.http.percentile(0.99)), r.took.percentile(0.5) / 1_000_000,
+            ms(dp50), ms(r.duck.percentile(0.99)), (double) mp50 / dp50, (double) hp50 / dp50, ms(hp50 - mp50));
+      } else {
+        out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %.2f |%n", e.getKey().label(), r.rows,
+            r.mismatch == null ? "same" : "MISMATCH", r.blocks, ms(mp50), ms(r.mira.percentile(0.99)), ms(dp50),
+            ms(r.duck.percentile(0.99)), (double) mp50 / dp50);
+      }
     }
     if (mismatch) {
       out.println();
@@ -259,6 +316,9 @@ public final class PeerCompare {
 
   static String ms(long nanos) {
     double ms = nanos / 1e6;
+    if (ms < 0) {
+      return "-" + ms(-nanos);
+    }
     return String.format(Locale.ROOT, ms >= 100 ? "%.0f" : ms >= 10 ? "%.1f" : "%.2f", ms);
   }
 
@@ -281,7 +341,14 @@ public final class PeerCompare {
       throw new IllegalStateException("the corpus has no " + (requestId == null ? "log with a request.id" : "span")
           + "; give --request-id and --trace-id");
     }
-    return new Probes(requestId, NEVER_SENT, traceId, TEXT, NEVER_WRITTEN);
+    // The window of status_window: the five minutes up to the newest span, as "-5m" on a live node.
+    long newest;
+    try (Statement s = duck.createStatement();
+        ResultSet rs = s.executeQuery("SELECT max(start_time_unix_nano) FROM spans")) {
+      rs.next();
+      newest = rs.getLong(1);
+    }
+    return new Probes(requestId, NEVER_SENT, traceId, TEXT, NEVER_WRITTEN, newest - WINDOW_NANOS, newest);
   }
 
   private static String single(Connection c, String sql) throws SQLException {

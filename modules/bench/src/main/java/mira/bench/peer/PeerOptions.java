@@ -12,7 +12,12 @@ final class PeerOptions {
         --iterations N         measured rounds; each asks every class of both engines (default 20)
         --warmup N             unmeasured rounds first (default 3)
         --classes A,B,...      which classes (default all): last100, attr_match, attr_absent,
-                               trace_by_id, ordered, substring, substring_absent
+                               trace_by_id, ordered, ordered_empty, status_window, substring,
+                               substring_absent
+        --serve IMAGE          also ask a real server over HTTP: IMAGE/bin/mira serve (e.g.
+                               target/mira) started on a copy of the data directory, on loopback
+                               ports picked in 20000-60000, stopped and the copy removed at the end
+        --http HOST:PORT       also ask a server already running over the same data, over HTTP
         --duckdb PATH          DuckDB database file to create (must not exist; kept afterwards);
                                :memory: for an in-memory database. Default: a new file in a fresh
                                directory under the system temporary directory, removed at exit
@@ -39,6 +44,10 @@ final class PeerOptions {
   String traceId;
   boolean help;
   boolean reuse;
+  /** The image to serve the copy with (--serve), or null. */
+  Path serve;
+  /** A running server's HTTP listener (--http), or null. */
+  String http;
 
   /** Parses {@code args}; throws IllegalArgumentException naming what is wrong. */
   static PeerOptions parse(String[] args) {
@@ -72,6 +81,13 @@ final class PeerOptions {
         case "--threads" -> o.threads = positive(a, v, 1);
         case "--load-threads" -> o.loadThreads = positive(a, v, 1);
         case "--request-id" -> o.requestId = v;
+        case "--serve" -> o.serve = Path.of(v);
+        case "--http" -> {
+          if (!v.matches("[^:/\\s]+:[0-9]{1,5}")) {
+            throw new IllegalArgumentException(a + ": expected HOST:PORT, got \"" + v + "\"");
+          }
+          o.http = v;
+        }
         case "--trace-id" -> {
           if (!v.matches("[0-9a-fA-F]{32}")) {
             throw new IllegalArgumentException(a + ": a trace id is 32 hex digits, not \"" + v + "\"");
@@ -83,6 +99,9 @@ final class PeerOptions {
     }
     if (o.dataDir == null) {
       throw new IllegalArgumentException("--data-dir is required");
+    }
+    if (o.serve != null && o.http != null) {
+      throw new IllegalArgumentException("--serve and --http exclude each other: one server is asked");
     }
     if (o.reuse && (o.duckdb == null || o.duckdb.equals(":memory:"))) {
       throw new IllegalArgumentException("--reuse needs --duckdb PATH, a file an earlier run loaded");

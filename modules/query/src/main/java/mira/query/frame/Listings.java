@@ -1,5 +1,6 @@
 package mira.query.frame;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import mira.query.entity.Identity;
+import mira.query.result.Attribute;
 import mira.query.result.EntityList;
 import mira.query.result.ServiceList;
 
@@ -21,11 +23,13 @@ public final class Listings {
     long noIdResources = 0;
     long noIdRecords = 0;
     TreeSet<String> noIdServices = new TreeSet<>();
+    List<Long> noIdHashes = new ArrayList<>();
     for (Map.Entry<Object, Census.Tally> e : c.groups().entrySet()) {
       Census.Tally t = e.getValue();
       String service = Identity.text(t.attributes(), "service.name");
       if (t.key() == 0) {
         noIdResources++;
+        noIdHashes.add(hash(t.attributes()));
         noIdRecords += t.records(0) + t.records(1) + t.records(2);
         if (service != null) {
           noIdServices.add(service);
@@ -41,8 +45,25 @@ public final class Listings {
         + "term or correlation can select them; set " + String.join(", ", Identity.FIXES)
         + " (or at least service.name) in the SDK's resource";
     return new EntityList(all.subList(0, Math.min(limit, all.size())), all.size(),
-        new EntityList.NoIdentity(noIdResources, noIdRecords, new ArrayList<>(noIdServices), hint), c.stats(),
+        new EntityList.NoIdentity(noIdResources, noIdRecords, new ArrayList<>(noIdServices), hint,
+            noIdHashes.stream().sorted().toList()), c.stats(),
         c.refused());
+  }
+
+  /**
+   * A resource's attribute list as 64 bits (FNV-1a over the keys sorted, each with its typed value):
+   * equal lists hash alike on every node, so nodes' resources without identity can be counted once.
+   */
+  static long hash(List<Attribute> attributes) {
+    List<Attribute> sorted = new ArrayList<>(attributes);
+    sorted.sort((a, b) -> a.key().compareTo(b.key()));
+    long h = 0xcbf29ce484222325L;
+    for (Attribute a : sorted) {
+      for (byte b : (a.key() + '\u0000' + a.value() + '\u0000').getBytes(StandardCharsets.UTF_8)) {
+        h = (h ^ (b & 0xff)) * 0x100000001b3L;
+      }
+    }
+    return h;
   }
 
   /** The services of {@code c}. */

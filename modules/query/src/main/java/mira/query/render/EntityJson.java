@@ -11,6 +11,14 @@ public final class EntityJson {
   private EntityJson() {}
 
   public static byte[] entities(EntityList r) {
+    return entities(r, false);
+  }
+
+  /**
+   * The listing; with {@code peer}, also the hashes of the resources without identity (as 16 hex
+   * digits), which a replica merging nodes' listings counts each resource by once.
+   */
+  public static byte[] entities(EntityList r, boolean peer) {
     return Json.render(g -> {
       g.writeStartObject();
       g.writeArrayFieldStart("entities");
@@ -30,6 +38,13 @@ public final class EntityJson {
       }
       g.writeEndArray();
       g.writeStringField("hint", n.hint());
+      if (peer && n.resourceHashes() != null) {
+        g.writeArrayFieldStart("resource_hashes");
+        for (long h : n.resourceHashes()) {
+          g.writeString(Entities.hex(h));
+        }
+        g.writeEndArray();
+      }
       g.writeEndObject();
       ResponseJson.stats(g, r.stats());
       ResponseJson.refused(g, r.refused());

@@ -2,7 +2,10 @@ package mira.query.render;
 
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
 import java.util.List;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
@@ -27,6 +30,12 @@ import mira.query.result.Value;
  * number is a double to most readers), bytes as standard padded base64, an array as a JSON array,
  * a kvlist as a JSON object (repeated keys are written as they were stored), an empty value as
  * null. Every row has the same keys: unset fields are written with their OTLP default.
+ *
+ * <p>Rows read from one block share their {@link Resource} and {@link Scope} records (one per id),
+ * and a resource is most of a log row's attributes (about 18 of 21 on the load generator's
+ * telemetry). A page writes each shared record's JSON once and copies those bytes into every later
+ * row that holds the same record ({@link Shared}); the document is byte for byte what writing
+ * every row in full gives.
  */
 public final class ResponseJson {
   private ResponseJson() {}
@@ -45,8 +54,9 @@ public final class ResponseJson {
     return Json.render((JsonGenerator g) -> {
       g.writeStartObject();
       g.writeArrayFieldStart("rows");
+      Shared shared = new Shared();
       for (Row row : r.rows()) {
-        row(g, row);
+        row(g, row, shared);
       }
       g.writeEndArray();
       if (positions) {
@@ -71,8 +81,9 @@ public final class ResponseJson {
       g.writeStartObject();
       g.writeStringField("trace_id", r.traceId());
       g.writeArrayFieldStart("rows");
+      Shared shared = new Shared();
       for (SpanRow s : r.spans()) {
-        span(g, s);
+        span(g, s, shared);
       }
       g.writeEndArray();
       stats(g, r.stats());
@@ -88,13 +99,61 @@ public final class ResponseJson {
 
   /** Writes one row (docs/api.md, "Log rows", "Span rows"). */
   public static void row(JsonGenerator g, Row row) throws IOException {
+    row(g, row, null);
+  }
+
+  private static void row(JsonGenerator g, Row row, Shared shared) throws IOException {
     switch (row) {
-      case LogRow l -> log(g, l);
-      case SpanRow s -> span(g, s);
+      case LogRow l -> log(g, l, shared);
+      case SpanRow s -> span(g, s, shared);
     }
   }
 
   public static void log(JsonGenerator g, LogRow l) throws IOException {
+    log(g, l, null);
+  }
+
+  public static void span(JsonGenerator g, SpanRow s) throws IOException {
+    span(g, s, null);
+  }
+
+  /**
+   * The resources and scopes of one document, by identity: the second time a record is met its
+   * JSON is kept, and from then on copied instead of written again. The first time it is written
+   * as usual, so a record met once costs nothing extra. Not thread-safe: one per document.
+   */
+  private static final class Shared {
+    /** A record seen once maps to null; from the second time, to its JSON. */
+    private final IdentityHashMap<Object, SerializedString> seen = new IdentityHashMap<>();
+
+    /**
+     * Writes {@code "name": {...}} for {@code record}, through {@code writer} or from the
+     * kept bytes.
+     */
+    <T> void write(JsonGenerator g, String name, T record, Part<T> writer) throws IOException {
+      g.writeFieldName(name);
+      if (!seen.containsKey(record)) {
+        seen.put(record, null);
+        writer.write(g, record);
+        return;
+      }
+      SerializedString json = seen.get(record);
+      if (json == null) {
+        json = new SerializedString(new String(Json.render((JsonGenerator k) -> writer.write(k, record)),
+            StandardCharsets.UTF_8));
+        seen.put(record, json);
+      }
+      g.writeRawValue(json);
+    }
+  }
+
+  /** Writes one shared record's object (its value, without the field name). */
+  @FunctionalInterface
+  private interface Part<T> {
+    void write(JsonGenerator g, T record) throws IOException;
+  }
+
+  private static void log(JsonGenerator g, LogRow l, Shared shared) throws IOException {
     g.writeStartObject();
     g.writeStringField("time_unix_nano", Long.toString(l.timeUnixNano()));
     g.writeStringField("observed_time_unix_nano", Long.toString(l.observedTimeUnixNano()));
@@ -112,12 +171,11 @@ public final class ResponseJson {
     g.writeNumberField("flags", l.flags());
     attributes(g, l.attributes());
     g.writeNumberField("dropped_attributes_count", l.droppedAttributesCount());
-    resource(g, l.resource());
-    scope(g, l.scope());
+    resourceAndScope(g, l.resource(), l.scope(), shared);
     g.writeEndObject();
   }
 
-  public static void span(JsonGenerator g, SpanRow s) throws IOException {
+  private static void span(JsonGenerator g, SpanRow s, Shared shared) throws IOException {
     g.writeStartObject();
     g.writeStringField("trace_id", s.traceId());
     g.writeStringField("span_id", s.spanId());
@@ -159,13 +217,24 @@ public final class ResponseJson {
     }
     g.writeEndArray();
     g.writeNumberField("dropped_links_count", s.droppedLinksCount());
-    resource(g, s.resource());
-    scope(g, s.scope());
+    resourceAndScope(g, s.resource(), s.scope(), shared);
     g.writeEndObject();
   }
 
+  private static void resourceAndScope(JsonGenerator g, Resource r, Scope s, Shared shared) throws IOException {
+    if (shared == null) {
+      g.writeFieldName("resource");
+      resource(g, r);
+      g.writeFieldName("scope");
+      scope(g, s);
+    } else {
+      shared.write(g, "resource", r, ResponseJson::resource);
+      shared.write(g, "scope", s, ResponseJson::scope);
+    }
+  }
+
   private static void resource(JsonGenerator g, Resource r) throws IOException {
-    g.writeObjectFieldStart("resource");
+    g.writeStartObject();
     attributes(g, r.attributes());
     g.writeNumberField("dropped_attributes_count", r.droppedAttributesCount());
     // Always present: null says "this resource has no identity", which is worth seeing.
@@ -177,7 +246,7 @@ public final class ResponseJson {
   }
 
   private static void scope(JsonGenerator g, Scope s) throws IOException {
-    g.writeObjectFieldStart("scope");
+    g.writeStartObject();
     g.writeStringField("name", s.name());
     g.writeStringField("version", s.version());
     attributes(g, s.attributes());

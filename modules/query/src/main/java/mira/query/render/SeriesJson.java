@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.List;
 import mira.query.result.MetricList;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
 
 /**
@@ -82,6 +83,107 @@ public final class SeriesJson {
       g.writeNumberField("scale", s.scale());
     }
     g.writeEndObject();
+  }
+
+  /**
+   * A node's stored points for a peer ({@link SeriesPoints}): not a public answer, but the one
+   * place its JSON is written; {@code mira.client.ResultReader#seriesPoints} reads it back. Integers
+   * are JSON numbers here (a count's unsigned bits as a signed long), doubles numbers or the strings
+   * {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}; members without a value are left out.
+   */
+  public static byte[] points(SeriesPoints r) {
+    return Json.render((JsonGenerator g) -> {
+      g.writeStartObject();
+      g.writeArrayFieldStart("series");
+      for (SeriesPoints.Stored s : r.series()) {
+        g.writeStartObject();
+        g.writeStringField("name", s.name());
+        g.writeStringField("type", s.type());
+        g.writeStringField("unit", s.unit());
+        g.writeStringField("description", s.description());
+        g.writeFieldName("resource");
+        ResponseJson.object(g, s.resource());
+        g.writeFieldName("attributes");
+        ResponseJson.object(g, s.attributes());
+        g.writeNumberField("entity", s.entity());
+        g.writeNumberField("temporality", s.temporality());
+        g.writeBooleanField("monotonic", s.monotonic());
+        g.writeNumberField("dropped_points", s.droppedPoints());
+        g.writeArrayFieldStart("points");
+        for (SeriesPoints.Point p : s.points()) {
+          point(g, p);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeBooleanField("exact_name", r.exactName());
+      g.writeNumberField("dropped_series", r.droppedSeries());
+      ResponseJson.stats(g, r.stats());
+      ResponseJson.refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+
+  private static void point(JsonGenerator g, SeriesPoints.Point p) throws IOException {
+    g.writeStartObject();
+    g.writeNumberField("t", p.time());
+    g.writeNumberField("node", p.node());
+    g.writeNumberField("seq", p.seq());
+    g.writeNumberField("id", p.id());
+    g.writeNumberField("kind", p.kind());
+    if (p.kind() == SeriesResult.LONG || p.kind() == SeriesResult.UNSIGNED) {
+      g.writeNumberField("l", p.l());
+    } else if (p.kind() == SeriesResult.DOUBLE) {
+      g.writeNumberField("d", p.d());
+    }
+    g.writeNumberField("start", p.start());
+    if (!p.exemplars().isEmpty()) {
+      g.writeArrayFieldStart("exemplars");
+      for (SeriesResult.Exemplar x : p.exemplars()) {
+        g.writeStartObject();
+        g.writeNumberField("t", x.time());
+        g.writeNumberField("kind", x.kind());
+        g.writeNumberField("l", x.l());
+        g.writeNumberField("d", x.d());
+        g.writeStringField("trace_id", x.traceId());
+        g.writeStringField("span_id", x.spanId());
+        g.writeFieldName("attributes");
+        ResponseJson.object(g, x.attributes());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+    if (p.counts() != null) {
+      g.writeFieldName("counts");
+      g.writeArray(p.counts(), 0, p.counts().length);
+    }
+    doubles(g, "bounds", p.bounds());
+    if (p.exp() != null) {
+      SeriesPoints.Exp e = p.exp();
+      g.writeObjectFieldStart("exp");
+      g.writeNumberField("scale", e.scale());
+      g.writeNumberField("zero", e.zero());
+      g.writeNumberField("pos_offset", e.posOffset());
+      doubles(g, "pos", e.pos());
+      g.writeNumberField("neg_offset", e.negOffset());
+      doubles(g, "neg", e.neg());
+      g.writeEndObject();
+    }
+    doubles(g, "quantiles", p.quantiles());
+    doubles(g, "values", p.values());
+    g.writeEndObject();
+  }
+
+  private static void doubles(JsonGenerator g, String name, double[] values) throws IOException {
+    if (values == null) {
+      return;
+    }
+    g.writeArrayFieldStart(name);
+    for (double v : values) {
+      g.writeNumber(v);
+    }
+    g.writeEndArray();
   }
 
   private static void value(JsonGenerator g, int kind, long l, double d) throws IOException {

@@ -7,6 +7,8 @@ import java.util.List;
 import mira.proto.wire.Signal;
 import mira.query.doc.Scalar;
 import mira.query.doc.SearchQuery;
+import mira.query.doc.SeriesFn;
+import mira.query.doc.SeriesQuery;
 import mira.query.doc.Term;
 import mira.query.result.Entities;
 
@@ -32,6 +34,47 @@ public final class TermJson {
       g.writeNumberField("limit", q.limit());
       if (q.after() != null) {
         g.writeStringField("after", q.after().encode());
+      }
+      g.writeEndObject();
+    });
+  }
+
+  /**
+   * A parsed series query as a document that reads the same points: times as integer nanoseconds,
+   * terms in their document form, caps and function as given. A step is written in whole
+   * milliseconds (rounded up: a document cannot spell less), and a window-aligned step (an alert
+   * rule's) as the epoch-aligned one a document can spell, which reads the same points; the node
+   * that asks computes the function itself from the typed query.
+   */
+  public static byte[] series(SeriesQuery q) {
+    return Json.render(g -> {
+      g.writeStartObject();
+      if (q.name() != null) {
+        g.writeStringField("name", q.name());
+      }
+      g.writeStringField("from", Long.toString(q.from()));
+      g.writeStringField("to", Long.toString(q.to()));
+      g.writeFieldName("where");
+      where(g, q.where());
+      g.writeNumberField("max_series", q.maxSeries());
+      g.writeNumberField("max_points", q.maxPoints());
+      SeriesFn f = q.fn();
+      if (f != null) {
+        g.writeStringField("step", Math.max(1, (f.step() + 999_999) / 1_000_000) + "ms");
+        g.writeStringField("fn", f.fn());
+        if (!Double.isNaN(f.quantile())) {
+          g.writeNumberField("quantile", f.quantile());
+        }
+        if (f.groupBy() != null) {
+          g.writeArrayFieldStart("group_by");
+          for (String k : f.groupBy()) {
+            g.writeString(k);
+          }
+          g.writeEndArray();
+        }
+        if (f.agg() != null) {
+          g.writeStringField("agg", f.agg());
+        }
       }
       g.writeEndObject();
     });

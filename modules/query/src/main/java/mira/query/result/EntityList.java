@@ -56,10 +56,19 @@ public record EntityList(List<Entity> entities, int total, NoIdentity noIdentity
    * @param records their records in the window, all signals
    * @param services their {@code service.name}s, sorted (absent for most: service.name alone gives an identity)
    * @param hint what would give them one
+   * @param resourceHashes a 64-bit hash of each of those attribute lists (keys sorted; every node
+   *     hashes alike), sorted: how a replica counts once a resource that several nodes saw; null
+   *     when the answer did not carry them (only a peer's answer does)
    */
-  public record NoIdentity(long resources, long records, List<String> services, String hint) {
+  public record NoIdentity(long resources, long records, List<String> services, String hint, List<Long> resourceHashes) {
     public NoIdentity {
       services = List.copyOf(services);
+      resourceHashes = resourceHashes == null ? null : List.copyOf(resourceHashes);
+    }
+
+    /** Without the hashes. */
+    public NoIdentity(long resources, long records, List<String> services, String hint) {
+      this(resources, records, services, hint, null);
     }
   }
 }

@@ -93,6 +93,11 @@ final class Series {
     }
   }
 
+  /** Counts {@code n} more points as dropped (another node's, over its cap). */
+  void addDropped(long n) {
+    dropped += n;
+  }
+
   private void compact() {
     if (points.size() <= maxPoints) {
       return;

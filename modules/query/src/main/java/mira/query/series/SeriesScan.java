@@ -20,6 +20,7 @@ import mira.proto.wire.WireException;
 import mira.query.result.Attribute;
 import mira.query.result.QueryException;
 import mira.query.result.Refused;
+import mira.query.result.SeriesPoints;
 import mira.query.result.SeriesResult;
 import mira.query.result.Stats;
 import mira.query.doc.Documents;
@@ -93,6 +94,47 @@ public final class SeriesScan {
         return stepped;
       }
     }
+    Gathered g = gather(engine, sources, listed.size(), selected, q, started);
+    if (q.fn() != null) {
+      return SeriesFunctions.apply(g.chosen(), q, g.stats(), g.refused());
+    }
+    List<SeriesResult.Series> out = new ArrayList<>(g.chosen().size());
+    for (Series s : g.chosen().series()) {
+      out.add(s.result());
+    }
+    return new SeriesResult(out, g.chosen().droppedSeries(), g.stats(), g.refused());
+  }
+
+  /**
+   * The stored points a series query reads, before its function: with a function, every series and
+   * point up to the hard limits (a quantile's with their buckets); without, as the caps keep them.
+   * What a replica answers a peer that computes the function over every node's points.
+   */
+  public static SeriesPoints points(Engine engine, SeriesQuery q) throws IOException {
+    long started = System.nanoTime();
+    Sources sources = engine.sources(Signal.METRICS, q.from(), q.to());
+    List<BlockRef> listed = sources.refs();
+    Probe probe = new Probe(Signal.METRICS, q.from(), q.to(), null, null, new ArrayList<>(q.where()));
+    Pruning.Selection selected = engine.pruning().select(listed, sources::isSnapshot, probe);
+    Gathered g = gather(engine, sources, listed.size(), selected, q, started);
+    return PointSets.of(g.chosen(), g.exactName(), g.stats(), g.refused());
+  }
+
+  /**
+   * The answer of {@code q} over the union of several nodes' stored points ({@link #points}): the
+   * series united by identity, then the function applied as over one node's points.
+   *
+   * @throws QueryException if the function has no meaning for a series read
+   */
+  public static SeriesResult over(SeriesQuery q, List<SeriesPoints> parts, Stats stats) throws QueryException {
+    return PointSets.over(q, parts, stats);
+  }
+
+  /** What the gathering path collected: the chosen set (exact name, else suffix) and its costs. */
+  private record Gathered(SeriesSet chosen, boolean exactName, Stats stats, List<Refused> refused) {}
+
+  private static Gathered gather(Engine engine, Sources sources, int listed, Pruning.Selection selected,
+      SeriesQuery q, long started) throws IOException {
     // With a function, the caps apply to its output: the stored series are read up to the hard limits.
     int maxSeries = q.fn() == null ? q.maxSeries() : Documents.MAX_SERIES;
     int maxPoints = q.fn() == null ? q.maxPoints() : Documents.MAX_POINTS;
@@ -120,19 +162,12 @@ public final class SeriesScan {
       }
     }, engine.fanOut());
     // Exact match first: a metric really called foo.count keeps its own name.
-    SeriesSet chosen = exact.isEmpty() ? suffix : exact;
-    Stats stats = new Stats(listed.size(), selected.pruned(), scanned.get(), points.sum(), matched.sum(),
+    boolean exactName = !exact.isEmpty();
+    Stats stats = new Stats(listed, selected.pruned(), scanned.get(), points.sum(), matched.sum(),
         (System.nanoTime() - started) / 1_000_000);
     List<Refused> ref = new ArrayList<>(refused);
     ref.sort((a, b) -> a.block().compareTo(b.block()));
-    if (q.fn() != null) {
-      return SeriesFunctions.apply(chosen, q, stats, ref);
-    }
-    List<SeriesResult.Series> out = new ArrayList<>(chosen.size());
-    for (Series s : chosen.series()) {
-      out.add(s.result());
-    }
-    return new SeriesResult(out, chosen.droppedSeries(), stats, ref);
+    return new Gathered(exactName ? exact : suffix, exactName, stats, ref);
   }
 
   /** One term's marks at each level a data point can be reached from. */

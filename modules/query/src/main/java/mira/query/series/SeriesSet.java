@@ -14,6 +14,8 @@ final class SeriesSet {
   private final int maxSeries;
   private final TreeMap<String, Series> map = new TreeMap<>();
   private final LongHashSet dropped = new LongHashSet();
+  /** Series other nodes dropped, counted by them (a series dropped on two nodes counts twice). */
+  private long droppedElsewhere;
 
   SeriesSet(int maxSeries) {
     this.maxSeries = maxSeries;
@@ -69,6 +71,10 @@ final class SeriesSet {
   }
 
   long droppedSeries() {
-    return dropped.count();
+    return dropped.count() + droppedElsewhere;
+  }
+
+  void addDropped(long n) {
+    droppedElsewhere += n;
   }
 }

@@ -40,7 +40,7 @@ final class McpRoute {
         res.send();
       } else {
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
-        res.send(reply.body());
+        Compression.send(req, res, reply.body());
       }
     });
   }

@@ -72,6 +72,8 @@ public final class QueryRoutes {
   private static final HeaderName HOP = HeaderNames.create(Cluster.HOP);
   private static final HeaderName NOW = HeaderNames.create(Cluster.NOW);
   private static final HeaderName NODE = HeaderNames.create(Cluster.NODE);
+  private static final HeaderName POINTS = HeaderNames.create(Cluster.POINTS);
+  private static final HeaderName COUNT = HeaderNames.create(Cluster.COUNT);
 
   private final Cluster cluster;
   private final LocalQueries queries;
@@ -91,7 +93,8 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(req, res, hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
+        answer(req, res, hop.isPresent() && req.headers().contains(COUNT) ? () -> count(doc, hop.getAsLong())
+            : hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
             : () -> cluster(cluster.search(doc), ResponseJson::search));
       }
     }));
@@ -99,7 +102,9 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(req, res, hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
+        answer(req, res, hop.isPresent() && req.headers().contains(POINTS)
+            ? () -> SeriesJson.points(queries.seriesPoints(Documents.series(doc, hop.getAsLong())))
+            : hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
             : () -> cluster(cluster.series(doc), SeriesJson::series));
       }
     }));
@@ -107,7 +112,7 @@ public final class QueryRoutes {
       byte[] doc = document(req, res);
       if (doc != null) {
         OptionalLong hop = hop(req);
-        answer(req, res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true))
+        answer(req, res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true), true)
             : () -> cluster(cluster.entities(doc), EntityJson::entities));
       }
     }));
@@ -162,7 +167,9 @@ public final class QueryRoutes {
     r.any("/api/v1/facets", only(Method.POST, (req, res) -> {
       byte[] doc = document(req, res);
       if (doc != null) {
-        answer(req, res, () -> AttributeJson.facets(queries.facets(doc)));
+        OptionalLong hop = hop(req);
+        answer(req, res, hop.isPresent() ? () -> AttributeJson.facets(queries.facets(doc, hop.getAsLong(), true))
+            : () -> cluster(cluster.facets(doc), AttributeJson::facets));
       }
     }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
@@ -199,6 +206,12 @@ public final class QueryRoutes {
     } catch (NumberFormatException e) {
       return OptionalLong.of(queries.now());
     }
+  }
+
+  /** A peer's count ({@link Cluster#COUNT}): the search envelope with no rows, the count in its stats. */
+  private byte[] count(byte[] doc, long now) throws QueryException, BusyException, IOException {
+    mira.query.doc.SearchQuery q = Documents.search(doc, now);
+    return ResponseJson.search(queries.count(q.signal(), q.from(), q.to(), q.where()), true);
   }
 
   /** A cluster answer rendered, with its sources appended when peers were asked. */
@@ -238,7 +251,7 @@ public final class QueryRoutes {
     }
     res.status(200);
     res.header(HeaderNames.CONTENT_TYPE, JSON_TYPE);
-    res.send(body);
+    Compression.send(req, res, body);
   }
 
   private static byte[] asCaller(Optional<String> auth, Work work) throws QueryException, BusyException, IOException {

@@ -116,13 +116,26 @@ final class Flusher implements Runnable {
   private Sealing sealing;
   private final ReentrantLock viewLock = new ReentrantLock();
 
+  /**
+   * {@link #taken} as of the end of this shard's last turn that left no rows open and nothing under
+   * publish; -1 from the moment the shard takes a job off the queue until a turn ends that way. A
+   * read that finds it equal to the {@link #queued} count it read first needs no snapshot from this
+   * shard ({@link #idleAndEmpty}).
+   */
+  private volatile long emptyAt = -1;
+
   /** A block under publish and how many exports had been taken when its seal began. */
   private record Sealing(Batch block, long taken, long seq) {}
 
   /** A read waiting for a snapshot that holds every export queued before {@code want}. */
-  record SnapshotRequest(long want, CompletableFuture<Snapshot> answer, long ticket) {}
-  /** Snapshot requests ever made; a request's ticket is the count after it. */
-  private final java.util.concurrent.atomic.AtomicLong snapshotTickets = new java.util.concurrent.atomic.AtomicLong();
+  record SnapshotRequest(long want, long ticket, CompletableFuture<Snapshot> answer) {}
+
+  /**
+   * Snapshot requests ever made. A turn reads this before it reads the clock and answers only the
+   * requests numbered up to it, so an answer always comes after a seal check that saw the clock as
+   * it was when the request was made (a request made while a turn is under way waits for the next).
+   */
+  private final java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
   /** The last snapshot answered, and the row count it was taken at (reused while nothing changed). */
   private volatile Snapshot lastSnapshot;
   private int lastSnapshotRows = -1;
@@ -223,7 +236,7 @@ final class Flusher implements Runnable {
   public void run() {
     List<Job> batch = new ArrayList<>(DRAIN);
     while (!stopping || !queue.isEmpty()) {
-      long wait = !snapshotRequests.isEmpty() ? 0 : open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
+      long wait = open.isEmpty() ? TimeUnit.MILLISECONDS.toNanos(200)
           : Math.max(0, openedAt + maxAgeNanos - clock.getAsLong());
       Job first;
       try {
@@ -233,10 +246,8 @@ final class Flusher implements Runnable {
         stopping = true;
         continue;
       }
-      // Only requests made before this turn's clock reading are answered in it, so an answer
-      // reflects every seal that was due when it was asked for (later ones: the next turn, at once).
-      long asked = snapshotTickets.get();
       if (first != null) {
+        emptyAt = -1;
         batch.add(first);
         queue.drainTo(batch, DRAIN - 1);
         for (Job j : batch) {
@@ -252,6 +263,7 @@ final class Flusher implements Runnable {
         batch.clear();
         chargeOpen();
       }
+      long askedBefore = asked.get();
       long now = clock.getAsLong();
       if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos
           || (budget.pressed() && open.byteSize() >= earlySealBytes))) {
@@ -260,8 +272,10 @@ final class Flusher implements Runnable {
       if (!undurable.isEmpty() && now >= durableRetryAt) {
         makeDurable();
       }
-      answerSnapshots(asked);
+      answerSnapshots(askedBefore);
+      emptyAt = open.isEmpty() && sealing == null ? taken : -1;
     }
+    emptyAt = -1;
     answerSnapshots(Long.MAX_VALUE);
     if (!undurable.isEmpty()) {
       // Their frames stay pending otherwise, and are replayed at the next start unless a block's
@@ -468,12 +482,25 @@ final class Flusher implements Runnable {
   }
 
   /**
+   * True when every export queued before this call is published and the shard holds no rows, so a
+   * read can skip {@link #requestSnapshot} (a round trip to this shard's thread, which on a busy
+   * machine waits for a core). {@code queued} is read first: if the shard last ended a turn empty
+   * with exactly that many taken, each of them was taken (first in, first out) and published, and
+   * an export queued after the read was not acknowledged before it. The shard clears the mark
+   * before it appends anything.
+   */
+  boolean idleAndEmpty() {
+    long q = queued.get();
+    return emptyAt == q;
+  }
+
+  /**
    * Asks for a copy of the open block holding every export queued before this call (every
    * acknowledged one). It is answered on this shard's next turn after those exports are taken off
    * the queue; the answer is null when the block holds nothing.
    */
   SnapshotRequest requestSnapshot() {
-    SnapshotRequest r = new SnapshotRequest(queued.get(), new CompletableFuture<>(), snapshotTickets.incrementAndGet());
+    SnapshotRequest r = new SnapshotRequest(queued.get(), asked.incrementAndGet(), new CompletableFuture<>());
     snapshotRequests.add(r);
     wake();
     return r;
@@ -509,8 +536,7 @@ final class Flusher implements Runnable {
     return new BlockRef(signal, name, publisher.signalDir().resolve(".open").resolve(name.dirName()));
   }
 
-  /** Answers the requests with a ticket up to {@code asked} whose exports are taken. */
-  private void answerSnapshots(long asked) {
+  private void answerSnapshots(long upTo) {
     if (snapshotRequests.isEmpty()) {
       return;
     }
@@ -519,7 +545,7 @@ final class Flusher implements Runnable {
     boolean made = false;
     for (java.util.Iterator<SnapshotRequest> it = snapshotRequests.iterator(); it.hasNext(); ) {
       SnapshotRequest r = it.next();
-      if (r.want() > now || r.ticket() > asked) {
+      if (r.want() > now || r.ticket() > upTo) {
         continue;
       }
       if (!made) {

@@ -46,8 +46,6 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
   public static final Duration RETRY_AFTER = Duration.ofMillis(250);
   /** How often the log is fsynced: what a power cut can take at most. */
   public static final Duration WAL_SYNC = Duration.ofMillis(200);
-  /** How often fully published log segments are deleted. */
-  public static final Duration WAL_RECLAIM = Duration.ofSeconds(10);
 
   private final Map<Signal, Flusher[]> shards = new EnumMap<>(Signal.class);
   private final Map<Signal, AtomicInteger> turns = new EnumMap<>(Signal.class);
@@ -214,9 +212,12 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     replays = null;
   }
 
-  /** Syncs the log every {@link #WAL_SYNC} and deletes fully published segments every {@link #WAL_RECLAIM}. */
+  /**
+   * Syncs the log every {@link #WAL_SYNC} and then deletes the segments whose frames are all in
+   * blocks: at most one sync period after a publish, so the log holds little more than what open
+   * blocks have not sealed yet (reclaiming costs a scan of the pending sets when nothing is freed).
+   */
   private void maintain() {
-    long lastReclaim = System.nanoTime();
     while (!closed) {
       try {
         Thread.sleep(WAL_SYNC.toMillis());
@@ -226,15 +227,17 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
           LOG.log(Level.INFO, "write-ahead log: every export held before the failed fsync is in a block; "
               + "acknowledging again on a new segment");
         }
-        if (System.nanoTime() - lastReclaim >= WAL_RECLAIM.toNanos()) {
-          wal.reclaim();
-          lastReclaim = System.nanoTime();
-        }
       } catch (InterruptedException e) {
         return;
       } catch (IOException e) {
         LOG.log(Level.ERROR, "write-ahead log fsync failed: " + e.getMessage() + "; exports are refused (retry) "
             + "until every export the log held is stored in a block, then the log starts a new segment");
+      }
+      try {
+        wal.reclaim();
+      } catch (IOException e) {
+        // Segments that could not be deleted stay until a later reclaim; nothing is lost.
+        LOG.log(Level.WARNING, "write-ahead log: deleting published segments failed: " + e.getMessage());
       }
     }
   }
@@ -286,11 +289,16 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     }
     List<Flusher.SnapshotRequest> asks = new ArrayList<>(fs.length);
     for (Flusher f : fs) {
-      asks.add(f.requestSnapshot());
+      // An idle shard with nothing open has nothing to copy: not waking it saves a round trip
+      // between threads on every read of a quiet node (docs/performance.md, "Answers over HTTP").
+      asks.add(f.idleAndEmpty() ? null : f.requestSnapshot());
     }
     List<Snapshot> out = new ArrayList<>(fs.length);
     long deadline = System.nanoTime() + SNAPSHOT_WAIT.toNanos();
     for (int i = 0; i < fs.length; i++) {
+      if (asks.get(i) == null) {
+        continue;
+      }
       Snapshot s = await(signal, fs[i], asks.get(i), deadline);
       if (s != null) {
         out.add(s);

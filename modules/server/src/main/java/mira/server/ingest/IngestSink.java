@@ -16,8 +16,9 @@ public interface IngestSink {
    * Submits one export request.
    *
    * @param signal which Export*ServiceRequest {@code body} holds
-   * @param body the serialized Export*ServiceRequest; the sink may keep the array, the caller must
-   *     not reuse it
+   * @param body the serialized Export*ServiceRequest; the sink must not keep a reference to the
+   *     array or read it after returning, because the receivers hand it back to be reused for the next
+   *     request (whatever the sink needs later, it copies or writes before it returns)
    * @param length how many bytes of {@code body} are the request
    * @return what to tell the client
    */

@@ -87,15 +87,25 @@ public final class Running implements AutoCloseable {
       throw new StartupException("cannot open the data directory " + data.path() + " for queries: " + e.getMessage(), e);
     }
     RetentionSweeper retention = new RetentionSweeper(data.path(), config.retentionTtl(), config.node(), config.coldFormat());
+    Cluster cluster;
+    try {
+      cluster = new Cluster(config.node(), queries, Peers.parse(config.clusterPeers()), config.clusterTimeout());
+    } catch (RuntimeException e) {
+      retention.close();
+      ingest.close();
+      queries.close();
+      throw e;
+    }
     Alerting alerting = Alerting.off();
     if (config.alertRules().isPresent()) {
-      alerting = Alerting.create(queries, new Delivery(), config.node(), config.linkBase(), queries::now);
+      // With peers, a rule counts every node's records, as a query asked of this node does.
+      alerting = Alerting.create(new ClusterReads(cluster), new Delivery(), config.node(), config.linkBase(),
+          queries::now);
       alerting.replace(rules);
     }
     try {
       MiraServer server = MiraServer.start(config, data, ingest,
-          Api.routes(config.node(), ingest, new Cluster(config.node(), queries, Peers.parse(config.clusterPeers()),
-              config.clusterTimeout()), retention, Version.current(), alerting,
+          Api.routes(config.node(), ingest, cluster, retention, Version.current(), alerting,
               config.linkBase()));
       alerting.start();
       return new Running(data, ingest, queries, server, retention, alerting, config.alertRules());

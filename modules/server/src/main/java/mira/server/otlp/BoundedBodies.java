@@ -5,7 +5,6 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -14,6 +13,9 @@ import java.util.zip.GZIPInputStream;
  * few kilobytes of gzip that would inflate to gigabytes cost at most {@code limit} bytes of heap.
  * An absolute limit is used rather than a ratio because real OTLP batches (the same keys over and
  * over) compress tens of times over, as well as many bombs do.
+ *
+ * <p>Arrays come from {@link RequestBuffers}; the caller hands a body's array back once the sink
+ * has returned.
  */
 final class BoundedBodies {
   private static final int MIN_GROWTH = 8 * 1024;
@@ -24,9 +26,15 @@ final class BoundedBodies {
 
   /** Reads exactly {@code length} bytes (a declared Content-Length already checked against the limit). */
   static Body readExactly(InputStream in, int length) throws IOException {
-    byte[] bytes = new byte[length];
+    return readExactly(in, length, RequestBuffers.shared());
+  }
+
+  /** As {@link #readExactly(InputStream, int)}, into an array from {@code buffers}. */
+  static Body readExactly(InputStream in, int length, RequestBuffers buffers) throws IOException {
+    byte[] bytes = buffers.take(length);
     int n = in.readNBytes(bytes, 0, length);
     if (n < length) {
+      buffers.give(bytes);
       throw new EOFException("request body ended after " + n + " of the " + length + " bytes its Content-Length declared");
     }
     return new Body(bytes, length);
@@ -39,43 +47,76 @@ final class BoundedBodies {
    * @throws TooLarge once more than {@code limit} bytes have been produced
    */
   static Body readAtMost(InputStream in, int sizeHint, int limit) throws IOException, TooLarge {
-    byte[] buf = new byte[sizeHint < 0 ? Math.min(limit, MIN_GROWTH) : Math.min(limit, sizeHint)];
+    return readAtMost(in, sizeHint, limit, RequestBuffers.shared());
+  }
+
+  /**
+   * As {@link #readAtMost(InputStream, int, int)}, into arrays from {@code buffers}: an array
+   * outgrown, or the one in hand when this throws, goes back to them.
+   */
+  static Body readAtMost(InputStream in, int sizeHint, int limit, RequestBuffers buffers) throws IOException, TooLarge {
+    byte[] buf = buffers.take(sizeHint < 0 ? Math.min(limit, MIN_GROWTH) : Math.min(limit, sizeHint));
     int n = 0;
-    while (true) {
-      if (n == buf.length) {
-        // Full: one byte decides between "done at exactly this size" and "grow", so a correct hint
-        // never causes a copy.
-        int b = in.read();
-        if (b < 0) {
+    boolean done = false;
+    try {
+      while (true) {
+        // A pooled array may be longer than the limit: never read past it.
+        int room = Math.min(buf.length, limit);
+        if (n == room) {
+          // Full: one byte decides between "done at exactly this size" and "grow", so a correct hint
+          // never causes a copy.
+          int b = in.read();
+          if (b < 0) {
+            break;
+          }
+          if (n >= limit) {
+            throw new TooLarge();
+          }
+          if (n == buf.length) {
+            byte[] bigger = buffers.take((int) Math.min(limit, Math.max(2L * n, MIN_GROWTH)));
+            System.arraycopy(buf, 0, bigger, 0, n);
+            buffers.give(buf);
+            buf = bigger;
+          }
+          buf[n++] = (byte) b;
+          continue;
+        }
+        int r = in.read(buf, n, room - n);
+        if (r < 0) {
           break;
         }
-        if (n >= limit) {
-          throw new TooLarge();
-        }
-        buf = Arrays.copyOf(buf, (int) Math.min(limit, Math.max(2L * n, MIN_GROWTH)));
-        buf[n++] = (byte) b;
-        continue;
+        n += r;
       }
-      int r = in.read(buf, n, buf.length - n);
-      if (r < 0) {
-        break;
+      done = true;
+    } finally {
+      if (!done) {
+        buffers.give(buf);
       }
-      n += r;
     }
     return new Body(buf, n);
   }
 
   /** Inflates a gzip body (one or more members). */
   static Body gunzip(Body wire, int limit) throws IOException, TooLarge {
+    return gunzip(wire, limit, RequestBuffers.shared());
+  }
+
+  /** As {@link #gunzip(Body, int)}; the inflated body's array comes from {@code buffers}. */
+  static Body gunzip(Body wire, int limit, RequestBuffers buffers) throws IOException, TooLarge {
     try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(wire.bytes(), 0, wire.length()), 8192)) {
-      return readAtMost(in, inflatedGuess(wire.length(), limit), limit);
+      return readAtMost(in, inflatedGuess(wire.length(), limit), limit, buffers);
     }
   }
 
   /** Inflates a zstd body (one or more frames). */
   static Body unzstd(Body wire, int limit) throws IOException, TooLarge {
+    return unzstd(wire, limit, RequestBuffers.shared());
+  }
+
+  /** As {@link #unzstd(Body, int)}; the inflated body's array comes from {@code buffers}. */
+  static Body unzstd(Body wire, int limit, RequestBuffers buffers) throws IOException, TooLarge {
     try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteArrayInputStream(wire.bytes(), 0, wire.length()))) {
-      return readAtMost(in, inflatedGuess(wire.length(), limit), limit);
+      return readAtMost(in, inflatedGuess(wire.length(), limit), limit, buffers);
     }
   }
 

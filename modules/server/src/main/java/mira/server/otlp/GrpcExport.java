@@ -25,7 +25,8 @@ import mira.server.ingest.IngestSink.Outcome;
 /**
  * {@code <signal>Service/Export} (OTLP/gRPC) as a grpc-java call handler over raw bytes: the request
  * marshaller copies the message into one array under the limit (inflating it if Helidon did not),
- * and the sink gets that array; protobuf-java never parses it here.
+ * and the sink gets that array; protobuf-java never parses it here. The array comes from
+ * {@link RequestBuffers} and goes back there once the sink has returned.
  *
  * <p>Three behaviours of Helidon 4.5.0's gRPC server are handled here:
  * <ul>
@@ -156,10 +157,13 @@ final class GrpcExport implements ServerCallHandler<GrpcExport.Request, byte[]> 
       try {
         outcome = sink.submit(signal, r.bytes(), r.length());
       } catch (RuntimeException e) {
+        RequestBuffers.shared().give(r.bytes());
         LOG.log(Level.ERROR, "ingest sink failed on a " + signal.dir() + " export", e);
         close(Status.INTERNAL.withDescription("ingest failed: " + e), new Metadata());
         return;
       }
+      // The sink keeps nothing of the array once it returns (IngestSink.submit).
+      RequestBuffers.shared().give(r.bytes());
       switch (outcome) {
         case IngestSink.Accepted a -> {
           call.sendHeaders(new Metadata());
@@ -205,7 +209,12 @@ final class GrpcExport implements ServerCallHandler<GrpcExport.Request, byte[]> 
           // Helidon 4.5.0 reads the compressed flag only in the DATA frame that carries the message
           // header, so a gzip message longer than one frame reaches here still compressed.
           inflating = true;
-          b = BoundedBodies.gunzip(b, limit);
+          Body wire = b;
+          try {
+            b = BoundedBodies.gunzip(wire, limit);
+          } finally {
+            RequestBuffers.shared().give(wire.bytes());
+          }
         }
         return new Request(b.bytes(), b.length(), null);
       } catch (TooLarge e) {

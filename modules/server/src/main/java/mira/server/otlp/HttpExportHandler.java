@@ -37,6 +37,7 @@ final class HttpExportHandler implements Handler {
   private static final String SUPPORTED_TYPES = PROTOBUF + " or " + JSON;
   private static final String SUPPORTED_ENCODINGS = "gzip, zstd or identity (or no Content-Encoding)";
   private static final byte[] EMPTY = new byte[0];
+  private static final RequestBuffers BUFFERS = RequestBuffers.shared();
   private static final byte[] EMPTY_JSON = "{}".getBytes(StandardCharsets.US_ASCII);
   /**
    * Heap held while an OTLP/JSON body is converted, per byte of it: the body, protobuf-java's
@@ -155,6 +156,7 @@ final class HttpExportHandler implements Handler {
       return;
     }
     // From here the whole body has been read, so the connection stays usable whatever the answer.
+    Body wire = body;
     try {
       body = switch (encoding) {
         case IDENTITY -> body;
@@ -171,18 +173,31 @@ final class HttpExportHandler implements Handler {
       // zstd-jni extracts a native library on first use; a read-only or noexec temp dir stops it.
       reply(res, format, 415, "zstd is unavailable on this server (" + message(e) + "); send gzip or identity");
       return;
+    } finally {
+      if (body != wire) {
+        BUFFERS.give(wire.bytes());
+      }
     }
     if (format == Format.JSON) {
+      Body text = body;
       try {
         byte[] protobuf = json.toProtobuf(signal, body.bytes(), body.length());
         body = new Body(protobuf, protobuf.length);
       } catch (BadBody e) {
         reply(res, format, e.httpStatus(), e.getMessage());
         return;
+      } finally {
+        BUFFERS.give(text.bytes());
       }
     }
 
-    Outcome outcome = sink.submit(signal, body.bytes(), body.length());
+    Outcome outcome;
+    try {
+      outcome = sink.submit(signal, body.bytes(), body.length());
+    } finally {
+      // The sink keeps nothing of the array once it returns (IngestSink.submit).
+      BUFFERS.give(body.bytes());
+    }
     switch (outcome) {
       case IngestSink.Accepted a -> {
         res.status(200);

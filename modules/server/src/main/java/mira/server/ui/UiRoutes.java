@@ -49,8 +49,7 @@ public final class UiRoutes {
           .send(bundle.size() == 0 ? "this build of Mira has no UI bundle\n" : "not found\n");
       return;
     }
-    boolean gzip = a.gzip() != null && req.headers().contains(HeaderNames.ACCEPT_ENCODING)
-        && acceptsGzip(String.join(",", req.headers().get(HeaderNames.ACCEPT_ENCODING).allValues()));
+    boolean gzip = a.gzip() != null && acceptsGzip(req);
     String etag = gzip ? a.gzipEtag() : a.etag();
     res.header(HeaderNames.ETAG, etag);
     res.header(HeaderNames.CACHE_CONTROL, a.cacheControl());
@@ -71,6 +70,12 @@ public final class UiRoutes {
       return;
     }
     res.send(body);
+  }
+
+  /** Whether the request's Accept-Encoding headers allow gzip (see {@link #acceptsGzip(String)}). */
+  public static boolean acceptsGzip(ServerRequest req) {
+    return req.headers().contains(HeaderNames.ACCEPT_ENCODING)
+        && acceptsGzip(String.join(",", req.headers().get(HeaderNames.ACCEPT_ENCODING).allValues()));
   }
 
   /** Whether an Accept-Encoding header allows gzip: named (or {@code *}) without {@code q=0}. */

@@ -105,6 +105,35 @@ class IngestTest {
   }
 
   @Test
+  void aQuietShardWithEverythingPublishedIsNotAskedForASnapshot() throws Exception {
+    try (Ingest in = start(1, 16, Ingest.ADMIT_WAIT)) {
+      byte[] b = logs(5, "quiet");
+      assertThat(in.submit(Signal.LOGS, b, b.length)).isEqualTo(new Accepted(5));
+      Flusher f = in.flushers(Signal.LOGS)[0];
+      // Acknowledged means published here (no log); the shard marks itself at the end of that turn.
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!f.idleAndEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      assertThat(f.idleAndEmpty()).as("nothing open, nothing queued").isTrue();
+      assertThat(in.snapshot(Signal.LOGS)).isEmpty();
+      assertThat(storedLogRows()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void aShardHoldingAcknowledgedRowsIsAskedForThem() throws Exception {
+    // With the log on an export is acknowledged once logged; an hour's block age keeps it open.
+    try (Ingest in = Ingest.start(data, new Ingest.Options("n1", 1, 16, true, 16 << 20, Ingest.ADMIT_WAIT)
+        .withBlockAge(Duration.ofHours(1)), (t, e) -> fatal.set(e))) {
+      byte[] b = logs(5, "open");
+      assertThat(in.submit(Signal.LOGS, b, b.length)).isEqualTo(new Accepted(5));
+      assertThat(in.flushers(Signal.LOGS)[0].idleAndEmpty()).isFalse();
+      assertThat(in.snapshot(Signal.LOGS)).hasSize(1);
+    }
+  }
+
+  @Test
   void aMalformedExportIsInvalidAndStoresNothing() throws Exception {
     try (Ingest in = start(1, 16, Ingest.ADMIT_WAIT)) {
       byte[] b = logs(3, "x");
