@@ -38,7 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  * with 503 + Retry-After, and have stored every record it acknowledged.
  */
 class MemoryBoundIT {
-  private static final long LIMIT = 512L << 20;
   private static final int CLIENTS = 24;
   private static final int RECORDS = 4000;
   private static final Duration LOAD = Duration.ofSeconds(20);
@@ -49,8 +48,19 @@ class MemoryBoundIT {
   @Test
   @Timeout(300)
   void underA512MiBLimitTheNodeStaysUnderItAndAnswersOverloadWithRetry() throws Exception {
+    underLimit(512L << 20, "-Xmx128m");
+  }
+
+  /** The smallest heap the launcher picks (a quarter of 256 MiB is its 64 MiB floor). */
+  @Test
+  @Timeout(300)
+  void underA256MiBLimitTheSmallestHeapStillShedsRatherThanRunningOut() throws Exception {
+    underLimit(256L << 20, "-Xmx64m");
+  }
+
+  private void underLimit(long limit, String heap) throws Exception {
     Path cgroup = Files.createDirectories(cwd.resolve("cgroup"));
-    Files.writeString(cgroup.resolve("memory.max"), LIMIT + "\n");
+    Files.writeString(cgroup.resolve("memory.max"), limit + "\n");
     Path data = cwd.resolve("data");
     int http = freePort();
     String[] args = {"serve", "--data-dir", data.toString(), "--node", "bounded",
@@ -66,7 +76,7 @@ class MemoryBoundIT {
     try (Launched m = Launched.start(cwd, Map.of("MIRA_CGROUP_ROOT", cgroup.toString()), args)) {
       m.awaitListening(Duration.ofSeconds(30));
       String cmdline = Files.readString(Path.of("/proc/" + m.process.pid() + "/cmdline")).replace('\0', ' ');
-      assertThat(cmdline).as("the heap is a quarter of the limit").contains("-Xmx128m");
+      assertThat(cmdline).as("the heap is a quarter of the limit").contains(heap);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(5)).build();
       URI uri = URI.create("http://127.0.0.1:" + http + "/v1/logs");
@@ -113,7 +123,8 @@ class MemoryBoundIT {
         }
       }
       hwm = status(m.process.pid(), "VmHWM");
-      stats = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/api/v1/stats")).build(),
+      stats = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/api/v1/stats"))
+          .timeout(Duration.ofSeconds(30)).build(),
           HttpResponse.BodyHandlers.ofString()).body();
       m.terminate();
       assertThat(m.awaitExit(Duration.ofSeconds(60))).as(m.stderr()).isZero();
@@ -122,9 +133,9 @@ class MemoryBoundIT {
     Map<String, Integer> stored = storedCounts(data);
     List<String> missing = acked.stream().filter(a -> stored.getOrDefault(a, 0) != RECORDS).sorted().toList();
     System.out.printf("memory bound: peak RSS %d MiB (sampled %d MiB) under a %d MiB limit; %d exports acknowledged,"
-        + " %d answered 503, other answers %s; stats %s%n", hwm >> 20, peakSampled >> 20, LIMIT >> 20, acked.size(),
+        + " %d answered 503, other answers %s; stats %s%n", hwm >> 20, peakSampled >> 20, limit >> 20, acked.size(),
         retried.get(), otherStatuses, stats);
-    assertThat(hwm).as("peak RSS (VmHWM)").isLessThanOrEqualTo(LIMIT);
+    assertThat(hwm).as("peak RSS (VmHWM)").isLessThanOrEqualTo(limit);
     assertThat(retried.get()).as("overload was answered with 503").isPositive();
     assertThat(retryWithoutHeader.get()).as("503 answers without Retry-After").isZero();
     java.util.regex.Matcher shed = java.util.regex.Pattern.compile("\"exports_shed_memory\":\"(\\d+)\"").matcher(stats);

@@ -184,7 +184,10 @@ final class Flusher implements Runnable {
     this.sealLock = sealLock;
     this.publisher = publisher;
     this.stats = stats;
-    this.targetBytes = targetBytes;
+    // A block is sealed at a quarter of the budget if that is less than its target: its arrays,
+    // up to twice its size, and its largest column's doubling then fit the budget (a 128 MiB heap
+    // seals at 16 MiB, 64 MiB at 8 MiB; the 256 MiB default keeps about the 32 MiB target).
+    this.targetBytes = Math.min(targetBytes, budget.limit() / 4);
     this.maxAgeNanos = maxAge.toNanos();
     this.retryAfter = retryAfter;
     this.firstSeq = firstSeq;
@@ -258,15 +261,19 @@ final class Flusher implements Runnable {
             append(j);
             budget.give(j.heapBytes());
             taken++;
+            // After every export rather than once per drain: a drain of DRAIN exports could grow
+            // the block by several doublings before the budget saw any of them.
+            chargeOpen();
+            if (full() && clock.getAsLong() >= retryAt) {
+              seal();
+            }
           }
         }
         batch.clear();
-        chargeOpen();
       }
       long askedBefore = asked.get();
       long now = clock.getAsLong();
-      if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos
-          || (budget.pressed() && open.byteSize() >= earlySealBytes))) {
+      if (!open.isEmpty() && now >= retryAt && (full() || now - openedAt >= maxAgeNanos)) {
         seal();
       }
       if (!undurable.isEmpty() && now >= durableRetryAt) {
@@ -463,9 +470,21 @@ final class Flusher implements Runnable {
     holding = false;
   }
 
-  /** Brings the open block's charge to what its arrays hold now. */
+  /** Whether the open block is to be sealed for its size: the target, or less while the budget is pressed. */
+  private boolean full() {
+    long size = open.byteSize();
+    return size >= targetBytes || (budget.pressed() && size >= earlySealBytes);
+  }
+
+  /**
+   * Brings the open block's charge to what its arrays hold now plus what its next growth holds at
+   * once: a column grows by copying into an array twice its size, old and new both live until the
+   * copy is done, so the largest column's doubling is charged before it happens. Charging only
+   * what the arrays hold let a 32 MiB block's doubling overrun a 128 MiB heap (OutOfMemoryError
+   * in VarColumn.reserve).
+   */
   private void chargeOpen() {
-    long now = open.capacityBytes();
+    long now = open.capacityBytes() + 2 * open.largestColumnBytes();
     if (now != openCharged) {
       budget.adjust(now - openCharged);
       openCharged = now;

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the log, decoded exports waiting in the shards' queues, and the arrays of the shards' open blocks.
  * An export is admitted only while there is room for it ({@link #tryTake}); past the budget it is
  * shed with a retry hint, so overload becomes backpressure rather than heap growth. Open blocks
- * are charged by what their arrays hold ({@link #adjust}, which may overdraw: the rows are already
- * there), and a shard seals early and lets its arrays go while the budget is {@link #pressed}.
+ * are charged by what their arrays hold plus the room their largest column needs to double
+ * ({@link #adjust}, which may overdraw: the rows are already there), after every export appended;
+ * a shard seals early and lets its arrays go while the budget is {@link #pressed}.
  *
  * <p>Thread-safe: one atomic counter, taken by request threads and given back by flushers.
  */

@@ -122,9 +122,8 @@ final class HttpExportHandler implements Handler {
     long room = declared.orElse(0) * (format == Format.JSON ? JSON_HEAP_FACTOR : 1);
     IngestSink.Retry full = sink.reserve(signal, room);
     if (full != null) {
-      // Refused before reading: the body is discarded (or the connection closed), never held.
       res.header(HeaderNames.RETRY_AFTER, Long.toString(Statuses.retryAfterSeconds(full.after())));
-      refuse(req, res, format, 503, Statuses.retry(full.message(), full.after()));
+      shed(req, res, format, Statuses.retry(full.message(), full.after()));
       return;
     }
     try {
@@ -222,10 +221,6 @@ final class HttpExportHandler implements Handler {
    * {@code 100 Continue}.
    */
   private void refuse(ServerRequest req, ServerResponse res, Format format, int httpStatus, String message) {
-    refuse(req, res, format, httpStatus, Statuses.of(codeFor(httpStatus), message));
-  }
-
-  private void refuse(ServerRequest req, ServerResponse res, Format format, int httpStatus, Status message) {
     OptionalLong declared = req.headers().contentLength();
     boolean close;
     if (req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent()) {
@@ -241,6 +236,23 @@ final class HttpExportHandler implements Handler {
       replyAndClose(res, format, httpStatus, message);
     } else {
       reply(res, format, httpStatus, message);
+    }
+  }
+
+  /**
+   * Answers 503 to a body the heap budget has no room for, without holding it: the body is read
+   * through a small buffer and dropped before the answer goes out, so the connection is left at
+   * the start of the next request and the client, which may read the answer while it still sends,
+   * never waits on a connection that neither reads its body nor ends. A client waiting for
+   * {@code 100 Continue}, or a body that does not end within {@link #discardLimit()}, has the
+   * connection closed with the answer instead.
+   */
+  private void shed(ServerRequest req, ServerResponse res, Format format, Status message) {
+    boolean waitsForContinue = req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent();
+    if (waitsForContinue || !discardRest(req.content().inputStream())) {
+      replyAndClose(res, format, 503, message);
+    } else {
+      reply(res, format, 503, message);
     }
   }
 

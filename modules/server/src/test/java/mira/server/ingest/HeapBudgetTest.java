@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import mira.block.Decoders;
+import mira.block.table.Batch;
 import mira.proto.wire.Signal;
 import mira.server.ingest.IngestSink.Accepted;
 import mira.server.ingest.IngestSink.Outcome;
@@ -65,6 +67,25 @@ class HeapBudgetTest {
     }
     assertThat(accepted).isEqualTo(10);
     assertThat(rows().storedLogRows()).isEqualTo(10);
+  }
+
+  /**
+   * The open block is charged what its arrays hold and the room its largest column needs to double
+   * (old and new array live at once while it grows), so a growth is in the budget before it
+   * happens. Charging only the arrays let a doubling overrun a 128 MiB heap.
+   */
+  @Test
+  void theOpenBlockIsChargedItsArraysAndItsLargestColumnsDoubling() throws Exception {
+    byte[] b = IngestTest.logs(2000, "a body that makes the body column the largest one by far");
+    Batch same = Decoders.empty(Signal.LOGS);
+    assertThat(same.tryAppend(Decoders.decode(Signal.LOGS, b, 0, b.length, 0))).isTrue();
+    long expected = same.capacityBytes() + 2 * same.largestColumnBytes();
+    assertThat(same.largestColumnBytes()).isPositive();
+    try (Ingest in = start(64 << 20)) {
+      assertThat(in.submit(Signal.LOGS, b, b.length)).isEqualTo(new Accepted(2000));
+      assertThat(in.snapshot(Signal.LOGS)).hasSize(1);
+      assertThat(in.heapHeld()).isEqualTo(expected);
+    }
   }
 
   @Test
