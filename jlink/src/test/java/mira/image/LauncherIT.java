@@ -60,6 +60,49 @@ class LauncherIT {
     }
   }
 
+  /** The JVM options the launcher would use, with its memory read from {@code cgroup} (see jlink/mira). */
+  private String sizing(Path cgroup, String javaOpts) throws Exception {
+    java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("MIRA_CGROUP_ROOT", cgroup.toString(),
+        "MIRA_PRINT_JVM_OPTIONS", "1", "MIRA_JAVA_OPTS", javaOpts));
+    env.put("JDK_JAVA_OPTIONS", "");
+    try (Launched m = Launched.start(cwd, env, "version")) {
+      assertThat(m.awaitExit(Duration.ofSeconds(10))).as(m.stderr()).isZero();
+      return m.stdout().strip();
+    }
+  }
+
+  @Test
+  void theHeapIsAQuarterOfTheCgroupMemoryLimitAtMost256MiB() throws Exception {
+    Path v2 = Files.createDirectories(cwd.resolve("v2"));
+    long host = 0;
+    for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+      if (line.startsWith("MemTotal:")) {
+        host = Long.parseLong(line.replaceAll("[^0-9]", "")) << 10;
+      }
+    }
+    assumeTrue(host >= 1L << 30, "the host has at least 1 GiB");
+    Files.writeString(v2.resolve("memory.max"), "max\n");
+    assertThat(sizing(v2, "")).as("no limit: the host's memory")
+        .isEqualTo("-XX:+UseParallelGC -Xmn64m -Xmx256m -XX:MaxDirectMemorySize=64m");
+    Files.writeString(v2.resolve("memory.max"), "1073741824\n");
+    assertThat(sizing(v2, "")).isEqualTo("-XX:+UseParallelGC -Xmn64m -Xmx256m -XX:MaxDirectMemorySize=64m");
+    Files.writeString(v2.resolve("memory.max"), "536870912\n");
+    assertThat(sizing(v2, "")).isEqualTo("-XX:+UseParallelGC -Xmn32m -Xmx128m -XX:MaxDirectMemorySize=32m");
+    Files.writeString(v2.resolve("memory.max"), "134217728\n");
+    assertThat(sizing(v2, "")).as("at least 64 MiB").isEqualTo("-XX:+UseParallelGC -Xmn16m -Xmx64m -XX:MaxDirectMemorySize=16m");
+    assertThat(sizing(v2, "-Xmx1g")).as("a heap named in MIRA_JAVA_OPTS wins").isEqualTo("-XX:+UseParallelGC -Xmn64m");
+    assertThat(sizing(v2, "-XX:MaxRAMPercentage=10")).isEqualTo("-XX:+UseParallelGC -Xmn64m");
+    assertThat(sizing(v2, "-XX:+UseZGC")).as("another collector sizes its own young generation")
+        .isEqualTo("-Xmx64m -XX:MaxDirectMemorySize=16m");
+
+    Path v1 = Files.createDirectories(cwd.resolve("v1/memory"));
+    Files.writeString(v1.resolve("memory.limit_in_bytes"), "805306368\n");
+    assertThat(sizing(v1.getParent(), "")).as("cgroup v1").isEqualTo("-XX:+UseParallelGC -Xmn48m -Xmx192m -XX:MaxDirectMemorySize=48m");
+    Files.writeString(v1.resolve("memory.limit_in_bytes"), "9223372036854771712\n");
+    assertThat(sizing(v1.getParent(), "")).as("cgroup v1 without a limit")
+        .isEqualTo("-XX:+UseParallelGC -Xmn64m -Xmx256m -XX:MaxDirectMemorySize=64m");
+  }
+
   @Test
   void theImageStoresAnExportInABlock() throws Exception {
     try (Launched m = Launched.start(cwd, serve())) {

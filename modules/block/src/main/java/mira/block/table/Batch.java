@@ -148,6 +148,20 @@ public abstract class Batch {
     return n;
   }
 
+  /**
+   * Heap bytes held by this batch's largest column: growing it copies it into an array twice its
+   * size while it is still held, the largest single step by which appending makes the batch grow.
+   */
+  public final long largestColumnBytes() {
+    long n = 0;
+    for (Table t : tables) {
+      for (Column c : t.columns()) {
+        n = Math.max(n, c.capacityBytes());
+      }
+    }
+    return n;
+  }
+
   public final int resourceCount() {
     return tables[RESOURCES].rows();
   }

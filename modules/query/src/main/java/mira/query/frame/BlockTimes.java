@@ -32,10 +32,11 @@ import mira.query.table.Tables;
  * two binary searches of these arrays instead of opening and scanning the block, exactly as
  * {@link Census} would count them. About 12 bytes a record; kept least recently used first within
  * {@link #MAX_BYTES} (64 MiB: a few dozen blocks, the ones the ends of the windows asked for lie
- * in), dropped with their block by {@link #sweep}. Keyed as {@link BlockTallies}.
+ * in; a sixteenth of the heap if that is less), dropped with their block by {@link #sweep}. Keyed as
+ * {@link BlockTallies}.
  */
 final class BlockTimes {
-  static final long MAX_BYTES = 64L << 20;
+  static final long MAX_BYTES = Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16);
   private static final int ERROR_BIT = 1 << 31;
 
   private static final Map<Object, BlockTimes> CACHE = new LinkedHashMap<>(64, 0.75f, true);

@@ -54,6 +54,7 @@ public final class StatsRoute {
         g.writeStringField("exports_accepted", Long.toString(c.exportsAccepted.sum()));
         g.writeStringField("records_shed", Long.toString(c.recordsShed.sum()));
         g.writeStringField("exports_shed", Long.toString(c.exportsShed.sum()));
+        g.writeStringField("exports_shed_memory", Long.toString(c.exportsShedForMemory.sum()));
         g.writeStringField("exports_invalid", Long.toString(c.exportsInvalid.sum()));
         g.writeStringField("records_failed", Long.toString(c.recordsFailed.sum()));
         g.writeStringField("blocks_published", Long.toString(c.blocksPublished.sum()));
@@ -70,6 +71,8 @@ public final class StatsRoute {
       }
       g.writeEndObject();
       g.writeStringField("wal_bytes", Long.toString(ingest.walBytes()));
+      g.writeStringField("ingest_heap_bytes", Long.toString(ingest.heapHeld()));
+      g.writeStringField("ingest_heap_budget_bytes", Long.toString(ingest.heapBudget()));
       String walFailure = ingest.walFailure();
       if (walFailure == null) {
         g.writeNullField("wal_failure");

@@ -39,6 +39,12 @@ final class Flusher implements Runnable {
   private static final Logger LOG = System.getLogger(Flusher.class.getName());
   /** Jobs taken from the queue per turn. */
   private static final int DRAIN = 64;
+  /**
+   * While the heap budget is pressed an open block is sealed once it holds this much (or a
+   * sixteenth of the budget, if that is less), before its size or age is reached: smaller blocks
+   * rather than a heap that grows.
+   */
+  static final long EARLY_SEAL_BYTES = 1L << 20;
   /** Wait between attempts to publish a block that failed, when the log holds its exports. */
   static final long PUBLISH_RETRY = TimeUnit.SECONDS.toNanos(1);
 
@@ -68,6 +74,12 @@ final class Flusher implements Runnable {
   private final java.util.concurrent.atomic.AtomicBoolean wakeQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
   private Batch open;
+  /** The heap the pipeline may hold; this shard charges it what {@link #open}'s arrays hold. */
+  private final HeapBudget budget;
+  /** What {@link #open}'s arrays are charged to {@link #budget} at present. */
+  private long openCharged;
+  /** See {@link #EARLY_SEAL_BYTES}. */
+  private final long earlySealBytes;
   /** Whether {@link #open} holds rows, for /api/v1/stats (written by this shard only). */
   private volatile boolean holding;
   private final List<Job> waiting = new ArrayList<>();
@@ -134,7 +146,15 @@ final class Flusher implements Runnable {
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
       long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock) {
     this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
-        System::nanoTime);
+        System::nanoTime, new HeapBudget(Long.MAX_VALUE));
+  }
+
+  /** As above, charging the open block's arrays to {@code budget} (shared by every shard). */
+  Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
+      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
+      HeapBudget budget) {
+    this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
+        System::nanoTime, budget);
   }
 
   /**
@@ -144,7 +164,16 @@ final class Flusher implements Runnable {
   Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
       long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
       java.util.function.LongSupplier clock) {
+    this(signal, shard, shards, queueDepth, publisher, stats, targetBytes, maxAge, retryAfter, firstSeq, wal, sealLock,
+        clock, new HeapBudget(Long.MAX_VALUE));
+  }
+
+  private Flusher(Signal signal, int shard, int shards, int queueDepth, Publisher publisher, Stats stats,
+      long targetBytes, Duration maxAge, Duration retryAfter, long firstSeq, Wal wal, ReentrantLock sealLock,
+      java.util.function.LongSupplier clock, HeapBudget budget) {
     this.clock = clock;
+    this.budget = budget;
+    this.earlySealBytes = Math.min(EARLY_SEAL_BYTES, budget.limit() / 16);
     this.signal = signal;
     this.shard = shard;
     this.shards = shards;
@@ -155,7 +184,10 @@ final class Flusher implements Runnable {
     this.sealLock = sealLock;
     this.publisher = publisher;
     this.stats = stats;
-    this.targetBytes = targetBytes;
+    // A block is sealed at a quarter of the budget if that is less than its target: its arrays,
+    // up to twice its size, and its largest column's doubling then fit the budget (a 128 MiB heap
+    // seals at 16 MiB, 64 MiB at 8 MiB; the 256 MiB default keeps about the 32 MiB target).
+    this.targetBytes = Math.min(targetBytes, budget.limit() / 4);
     this.maxAgeNanos = maxAge.toNanos();
     this.retryAfter = retryAfter;
     this.firstSeq = firstSeq;
@@ -227,14 +259,21 @@ final class Flusher implements Runnable {
           } else {
             slots.release();
             append(j);
+            budget.give(j.heapBytes());
             taken++;
+            // After every export rather than once per drain: a drain of DRAIN exports could grow
+            // the block by several doublings before the budget saw any of them.
+            chargeOpen();
+            if (full() && clock.getAsLong() >= retryAt) {
+              seal();
+            }
           }
         }
         batch.clear();
       }
       long askedBefore = asked.get();
       long now = clock.getAsLong();
-      if (!open.isEmpty() && now >= retryAt && (open.byteSize() >= targetBytes || now - openedAt >= maxAgeNanos)) {
+      if (!open.isEmpty() && now >= retryAt && (full() || now - openedAt >= maxAgeNanos)) {
         seal();
       }
       if (!undurable.isEmpty() && now >= durableRetryAt) {
@@ -414,13 +453,42 @@ final class Flusher implements Runnable {
     return true;
   }
 
-  /** Starts the next block in this one's arrays: no growth by copying once a shard is warm. */
+  /**
+   * Starts the next block in this one's arrays: no growth by copying once a shard is warm. While
+   * the heap budget is pressed the arrays are let go instead and the next block starts small.
+   */
   private void reset(Batch block) {
-    block.clear();
-    open = block;
+    if (budget.pressed()) {
+      open = block.newEmpty();
+    } else {
+      block.clear();
+      open = block;
+    }
+    chargeOpen();
     seqCount = 0;
     retryAt = 0;
     holding = false;
+  }
+
+  /** Whether the open block is to be sealed for its size: the target, or less while the budget is pressed. */
+  private boolean full() {
+    long size = open.byteSize();
+    return size >= targetBytes || (budget.pressed() && size >= earlySealBytes);
+  }
+
+  /**
+   * Brings the open block's charge to what its arrays hold now plus what its next growth holds at
+   * once: a column grows by copying into an array twice its size, old and new both live until the
+   * copy is done, so the largest column's doubling is charged before it happens. Charging only
+   * what the arrays hold let a 32 MiB block's doubling overrun a 128 MiB heap (OutOfMemoryError
+   * in VarColumn.reserve).
+   */
+  private void chargeOpen() {
+    long now = open.capacityBytes() + 2 * open.largestColumnBytes();
+    if (now != openCharged) {
+      budget.adjust(now - openCharged);
+      openCharged = now;
+    }
   }
 
   private void showSealing(Sealing s) {

@@ -56,10 +56,13 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
   private final Duration admitWait;
   private volatile boolean closed;
 
-  private Ingest(BufferAllocator allocator, Thread.UncaughtExceptionHandler onFatal, Duration admitWait) {
+  private final HeapBudget budget;
+
+  private Ingest(BufferAllocator allocator, Thread.UncaughtExceptionHandler onFatal, Duration admitWait, HeapBudget budget) {
     this.allocator = allocator;
     this.onFatal = onFatal;
     this.admitWait = admitWait;
+    this.budget = budget;
   }
 
   /**
@@ -74,23 +77,31 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
    * @param blockAge an open block is sealed once its first export is this old
    */
   public record Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait,
-      Duration blockAge) {
-    /** With the production block age, {@link #MAX_BLOCK_AGE}. */
+      Duration blockAge, long heapBudget) {
+    /** With the production block age, {@link #MAX_BLOCK_AGE}, and half the maximum heap as the budget. */
     public Options(String node, int shards, int queueTotal, boolean wal, int maxRequestBytes, Duration admitWait) {
-      this(node, shards, queueTotal, wal, maxRequestBytes, admitWait, MAX_BLOCK_AGE);
+      this(node, shards, queueTotal, wal, maxRequestBytes, admitWait, MAX_BLOCK_AGE, HeapBudget.defaultLimit());
     }
 
     public Options withAdmitWait(Duration d) {
-      return new Options(node, shards, queueTotal, wal, maxRequestBytes, d, blockAge);
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, d, blockAge, heapBudget);
     }
 
     public Options withWal(boolean on) {
-      return new Options(node, shards, queueTotal, on, maxRequestBytes, admitWait, blockAge);
+      return new Options(node, shards, queueTotal, on, maxRequestBytes, admitWait, blockAge, heapBudget);
     }
 
     /** Seals blocks at {@code age} instead (tests: many seals in a short run; no setting exposes it). */
     public Options withBlockAge(Duration age) {
-      return new Options(node, shards, queueTotal, wal, maxRequestBytes, admitWait, age);
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, admitWait, age, heapBudget);
+    }
+
+    /**
+     * Holds at most {@code bytes} of heap in export bodies, queued exports and open blocks (tests;
+     * the server uses {@link HeapBudget#HEAP_SHARE} of the maximum heap, and no setting exposes it).
+     */
+    public Options withHeapBudget(long bytes) {
+      return new Options(node, shards, queueTotal, wal, maxRequestBytes, admitWait, blockAge, bytes);
     }
   }
 
@@ -122,7 +133,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
   /** As {@link #start(Path, Options, Thread.UncaughtExceptionHandler)}, writing the log and blocks through {@code files} (tests). */
   static Ingest start(Path dataDir, Options o, mira.fs.Fs files, Thread.UncaughtExceptionHandler onFatal)
       throws IOException {
-    Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait());
+    Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait(), new HeapBudget(o.heapBudget()));
     int depth = Math.max(1, (o.queueTotal() + o.shards() - 1) / o.shards());
     Publisher[] publishers = new Publisher[Signal.values().length];
     long[] watermarks = new long[publishers.length];
@@ -149,7 +160,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       java.util.concurrent.locks.ReentrantLock sealLock = new java.util.concurrent.locks.ReentrantLock();
       for (int k = 0; k < fs.length; k++) {
         fs[k] = new Flusher(s, k, fs.length, depth, p, in.stats, TARGET_BLOCK_BYTES, o.blockAge(), RETRY_AFTER,
-            resume, in.wal, sealLock);
+            resume, in.wal, sealLock, in.budget);
         Thread t = Thread.ofPlatform().name("flusher-" + s.dir() + "-" + k).uncaughtExceptionHandler(onFatal).unstarted(fs[k]);
         in.threads.add(t);
       }
@@ -350,6 +361,19 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     if (closed) {
       return new Retry("shutting down", RETRY_AFTER);
     }
+    // The body is charged from here until this returns (the caller drops it then); the decoded
+    // export from its decoding until its flusher has appended it.
+    if (!budget.tryTake(length)) {
+      return shedForMemory(signal, -1);
+    }
+    try {
+      return submitCharged(signal, fs, body, length);
+    } finally {
+      budget.give(length);
+    }
+  }
+
+  private Outcome submitCharged(Signal signal, Flusher[] fs, byte[] body, int length) {
     Batch batch;
     try {
       batch = Decoders.decode(signal, body, 0, length, System.currentTimeMillis() * 1_000_000L);
@@ -365,6 +389,12 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       return new Accepted(0);
     }
     long records = batch.records();
+    long held = batch.capacityBytes();
+    if (!budget.tryTake(held, length)) {
+      Decoders.recycle(batch);
+      return shedForMemory(signal, records);
+    }
+    boolean queued = false;
     try {
       Flusher f = admit(signal, fs);
       if (f == null) {
@@ -377,7 +407,8 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
         // The export is acknowledged once its frame is written; it is queued inside the log's lock
         // so it is pending before any block can compute a watermark past it.
         try {
-          wal.append(signal.ordinal(), body, 0, length, seq -> f.enqueue(new Job(batch, records, seq, null)));
+          wal.append(signal.ordinal(), body, 0, length, seq -> f.enqueue(new Job(batch, records, seq, null, held)));
+          queued = true;
         } catch (IOException e) {
           f.slots().release();
           Decoders.recycle(batch);
@@ -387,7 +418,8 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
         stats.accepted(signal, records, 1);
         return new Accepted(records);
       }
-      Job job = new Job(batch, records, -1, new Ack());
+      Job job = new Job(batch, records, -1, new Ack(), held);
+      queued = true;
       f.enqueue(job);
       // The flusher answers within a block age plus a publish; this bound only guards against a
       // flusher that died without answering (which also stops the process).
@@ -396,7 +428,44 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Retry("interrupted", RETRY_AFTER);
+    } finally {
+      if (!queued) {
+        // Once queued, the flusher gives it back after appending the rows.
+        budget.give(held);
+      }
     }
+  }
+
+  @Override
+  public Retry reserve(Signal signal, long bytes) {
+    return budget.tryTake(bytes) ? null : shedForMemory(signal, -1);
+  }
+
+  @Override
+  public void release(long bytes) {
+    budget.give(bytes);
+  }
+
+  /** Sheds an export because the heap budget is spent; {@code records} is -1 before decoding. */
+  private Retry shedForMemory(Signal signal, long records) {
+    stats.shed(signal, Math.max(0, records));
+    stats.shedForMemory(signal);
+    return new Retry("overloaded: ingest holds " + size(budget.held()) + " of its " + size(budget.limit())
+        + " heap budget", RETRY_AFTER);
+  }
+
+  private static String size(long bytes) {
+    return bytes >= 10L << 20 ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
+  }
+
+  /** Bytes of heap ingest holds now (bodies, queued exports, open blocks) and its budget. */
+  public long heapHeld() {
+    return budget.held();
+  }
+
+  /** The heap budget of ingest, in bytes. */
+  public long heapBudget() {
+    return budget.limit();
   }
 
   /** Takes a queue slot: first fit without waiting, then a bounded wait on one shard; null if shed. */

@@ -25,6 +25,19 @@ public interface IngestSink {
   Outcome submit(Signal signal, byte[] body, int length);
 
   /**
+   * Asked by a receiver before it reads and converts a body: holds {@code bytes} of ingest's heap
+   * budget for it until {@link #release} (the receiver's estimate of what reading and converting the
+   * body will hold). Null if they were taken; else the {@link Retry} to answer with, counted as
+   * shed, and nothing is held.
+   */
+  default Retry reserve(Signal signal, long bytes) {
+    return null;
+  }
+
+  /** Gives back what a successful {@link #reserve} took. */
+  default void release(long bytes) {}
+
+  /**
    * Counts an export the receiver refused before it reached the pipeline: {@code httpStatus} is
    * 405 (wrong method), 413 (too large) or 415 (unsupported content type or encoding).
    */

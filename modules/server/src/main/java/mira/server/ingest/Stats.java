@@ -24,6 +24,8 @@ public final class Stats {
     public final LongAdder refusedTooLarge = new LongAdder();
     /** Refused by the HTTP receiver before decoding: 415 unsupported content type or encoding. */
     public final LongAdder refusedMediaType = new LongAdder();
+    /** Exports shed because ingest's heap budget was spent (also counted in {@link #exportsShed}). */
+    public final LongAdder exportsShedForMemory = new LongAdder();
     /** Reads that used a shard's previous snapshot because it did not answer in time (see Ingest.snapshot). */
     public final LongAdder staleSnapshots = new LongAdder();
   }
@@ -61,6 +63,10 @@ public final class Stats {
     Counters c = bySignal.get(s);
     c.recordsShed.add(records);
     c.exportsShed.increment();
+  }
+
+  void shedForMemory(Signal s) {
+    bySignal.get(s).exportsShedForMemory.increment();
   }
 
   void invalid(Signal s) {

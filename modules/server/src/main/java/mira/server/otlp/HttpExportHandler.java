@@ -39,6 +39,11 @@ final class HttpExportHandler implements Handler {
   private static final byte[] EMPTY = new byte[0];
   private static final RequestBuffers BUFFERS = RequestBuffers.shared();
   private static final byte[] EMPTY_JSON = "{}".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * Heap held while an OTLP/JSON body is converted, per byte of it: the body, protobuf-java's
+   * objects for it and the protobuf bytes they become.
+   */
+  private static final long JSON_HEAP_FACTOR = 6;
   /** How many times the limit a refused body may be read and dropped to keep the connection. */
   private static final long DISCARD_FACTOR = 4;
 
@@ -111,6 +116,25 @@ final class HttpExportHandler implements Handler {
       return;
     }
 
+    // The body, and for JSON the object graph and the protobuf it becomes, are held in the heap
+    // before the sink sees them: ingest's budget is asked for them first. (A chunked body has no
+    // length to ask for, and an encoded one inflates to more: both are counted once submitted.)
+    long room = declared.orElse(0) * (format == Format.JSON ? JSON_HEAP_FACTOR : 1);
+    IngestSink.Retry full = sink.reserve(signal, room);
+    if (full != null) {
+      res.header(HeaderNames.RETRY_AFTER, Long.toString(Statuses.retryAfterSeconds(full.after())));
+      shed(req, res, format, Statuses.retry(full.message(), full.after()));
+      return;
+    }
+    try {
+      readAndSubmit(req, res, format, encoding, declared);
+    } finally {
+      sink.release(room);
+    }
+  }
+
+  private void readAndSubmit(ServerRequest req, ServerResponse res, Format format, Encoding encoding,
+      OptionalLong declared) {
     Body body;
     InputStream in = req.content().inputStream();
     try {
@@ -216,12 +240,33 @@ final class HttpExportHandler implements Handler {
   }
 
   /**
+   * Answers 503 to a body the heap budget has no room for, without holding it: the body is read
+   * through a small buffer and dropped before the answer goes out, so the connection is left at
+   * the start of the next request and the client, which may read the answer while it still sends,
+   * never waits on a connection that neither reads its body nor ends. A client waiting for
+   * {@code 100 Continue}, or a body that does not end within {@link #discardLimit()}, has the
+   * connection closed with the answer instead.
+   */
+  private void shed(ServerRequest req, ServerResponse res, Format format, Status message) {
+    boolean waitsForContinue = req.headers().containsToken(HeaderValues.EXPECT_100) && !req.continueSent();
+    if (waitsForContinue || !discardRest(req.content().inputStream())) {
+      replyAndClose(res, format, 503, message);
+    } else {
+      reply(res, format, 503, message);
+    }
+  }
+
+  /**
    * Answers with {@code Connection: close} and then ends the connection. Helidon 4.5.0 only skips
    * draining the request body when a response says {@code Connection: close}; it keeps the socket
    * and reads whatever follows as the next request. Its CloseConnectionException is how a handler
    * ends the connection (Helidon logs it at TRACE).
    */
   private static void replyAndClose(ServerResponse res, Format format, int httpStatus, String message) {
+    replyAndClose(res, format, httpStatus, Statuses.of(codeFor(httpStatus), message));
+  }
+
+  private static void replyAndClose(ServerResponse res, Format format, int httpStatus, Status message) {
     res.header(HeaderValues.CONNECTION_CLOSE);
     reply(res, format, httpStatus, message);
     throw new CloseConnectionException("OTLP/HTTP request refused with " + httpStatus + "; the connection ends with it");

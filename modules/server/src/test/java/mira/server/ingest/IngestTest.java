@@ -124,8 +124,8 @@ class IngestTest {
   @Test
   void aShardHoldingAcknowledgedRowsIsAskedForThem() throws Exception {
     // With the log on an export is acknowledged once logged; an hour's block age keeps it open.
-    try (Ingest in = Ingest.start(data, new Ingest.Options("n1", 1, 16, true, 16 << 20, Ingest.ADMIT_WAIT,
-        Duration.ofHours(1)), (t, e) -> fatal.set(e))) {
+    try (Ingest in = Ingest.start(data, new Ingest.Options("n1", 1, 16, true, 16 << 20, Ingest.ADMIT_WAIT)
+        .withBlockAge(Duration.ofHours(1)), (t, e) -> fatal.set(e))) {
       byte[] b = logs(5, "open");
       assertThat(in.submit(Signal.LOGS, b, b.length)).isEqualTo(new Accepted(5));
       assertThat(in.flushers(Signal.LOGS)[0].idleAndEmpty()).isFalse();

@@ -256,6 +256,63 @@ class OtlpHttpReceiverTest {
     assertThat(s.getDetails(0).unpack(RetryInfo.class).getRetryDelay().getNanos()).isEqualTo(500_000_000);
   }
 
+  /**
+   * Shed before the body is read (the heap budget has no room for it): the body is still consumed,
+   * so the same connection carries the next request. Two requests written back to back on one
+   * socket are both answered, 503 (without Connection: close) then 200, and the reservation of the
+   * second is given back.
+   */
+  @Test
+  void aBodyShedForTheHeapBudgetIsReadAndDroppedAndTheConnectionServesTheNextRequest() throws Exception {
+    mira.sink.refuseNextReserve(new IngestSink.Retry("overloaded: ingest holds 60 MiB of its 62 MiB heap budget",
+        Duration.ofSeconds(1)));
+    byte[] shed = Samples.logs(50).toByteArray();
+    byte[] next = Samples.logs(3).toByteArray();
+    try (Socket socket = new Socket("127.0.0.1", mira.server.httpPort())) {
+      socket.setSoTimeout(10_000);
+      java.io.OutputStream out = socket.getOutputStream();
+      for (byte[] body : List.of(shed, next)) {
+        out.write(("POST /v1/logs HTTP/1.1\r\nHost: mira\r\nContent-Type: application/x-protobuf\r\n"
+            + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+      }
+      out.flush();
+      java.io.InputStream in = socket.getInputStream();
+      String first = responseHead(in);
+      assertThat(first).startsWith("HTTP/1.1 503 ").containsIgnoringCase("retry-after: 1")
+          .doesNotContainIgnoringCase("connection: close");
+      in.readNBytes(contentLength(first));
+      String second = responseHead(in);
+      assertThat(second).startsWith("HTTP/1.1 200 ");
+    }
+    assertThat(mira.sink.<ExportLogsServiceRequest>requests(Signal.LOGS)).hasSize(1);
+    // Released in the handler's finally, which may run just after the answer went out.
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (mira.sink.reserved.get() != 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(mira.sink.reserved).as("every reservation released").hasValue(0);
+  }
+
+  /** A response's status line and headers, read up to the blank line that ends them. */
+  private static String responseHead(java.io.InputStream in) throws java.io.IOException {
+    StringBuilder b = new StringBuilder();
+    while (b.length() < 4 || !b.substring(b.length() - 4).equals("\r\n\r\n")) {
+      int c = in.read();
+      if (c < 0) {
+        throw new java.io.EOFException("connection closed after: " + b);
+      }
+      b.append((char) c);
+    }
+    return b.toString();
+  }
+
+  private static int contentLength(String head) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+    assertThat(m.find()).as(head).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+
   @Test
   void retryAfterIsNeverZero() throws Exception {
     mira.sink.answer(new IngestSink.Retry("busy", Duration.ofMillis(250)));

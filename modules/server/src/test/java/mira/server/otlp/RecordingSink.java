@@ -25,6 +25,14 @@ final class RecordingSink implements IngestSink {
   /** Receiver-level refusals reported, as "signal status". */
   final List<String> refused = new CopyOnWriteArrayList<>();
   private final AtomicReference<Outcome> next = new AtomicReference<>(new Accepted(0));
+  private final AtomicReference<Retry> nextReserve = new AtomicReference<>();
+  /** Bytes reserved and not yet released. */
+  final java.util.concurrent.atomic.AtomicLong reserved = new java.util.concurrent.atomic.AtomicLong();
+
+  /** The next {@link #reserve} is refused with {@code retry} (once). */
+  void refuseNextReserve(Retry retry) {
+    nextReserve.set(retry);
+  }
 
   /** What every following export is told (the request is still parsed and recorded). */
   void answer(Outcome outcome) {
@@ -36,6 +44,21 @@ final class RecordingSink implements IngestSink {
     unparsable.clear();
     refused.clear();
     next.set(new Accepted(0));
+    nextReserve.set(null);
+  }
+
+  @Override
+  public Retry reserve(Signal signal, long bytes) {
+    Retry r = nextReserve.getAndSet(null);
+    if (r == null) {
+      reserved.addAndGet(bytes);
+    }
+    return r;
+  }
+
+  @Override
+  public void release(long bytes) {
+    reserved.addAndGet(-bytes);
   }
 
   @Override
