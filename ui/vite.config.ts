@@ -63,9 +63,10 @@ export default defineConfig({
     outDir: process.env.MIRA_UI_OUT ?? 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    // index.html (with the boot script in it), one script and one stylesheet: three requests for the
-    // whole UI, each an ETag revalidation (the boot script shares no module with the app, or its
-    // chunk would import one and the build stops).
+    // index.html (with the boot script in it), the app's script and one stylesheet: three requests
+    // before the logs view's first rows; every other tab is a chunk fetched when first shown
+    // (src/lib/tabs.ts). The boot script shares no module with the app, or its chunk would import
+    // one and the build stops.
     cssCodeSplit: false,
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
