@@ -364,9 +364,9 @@ try {
   measures.bigTraceParts = await page.evaluate((id) => {
     const t0 = performance.getEntriesByName('test:open-big-trace').at(-1).startTime;
     const last = (name) => performance.getEntriesByName(name).at(-1);
-    const res = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/api/v1/traces/' + id)).at(-1);
+    const res = performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/v1/traces/' + id)).at(-1);
     const r = (x) => (x === undefined ? null : Math.round(x - t0));
-    return { answerStart: r(res?.startTime), answerFirstByte: r(res?.responseStart), answerEnd: r(res?.responseEnd), answerBytes: res?.encodedBodySize ?? null, parsed: r(last('mira:trace-answer')?.startTime),
+    return { answerStart: r(res?.startTime), answerFirstByte: r(res?.responseStart), answerEnd: r(res?.responseEnd), answerBytes: res?.encodedBodySize ?? null, bodyBytes: res?.decodedBodySize ?? null, parsed: r(last('mira:trace-answer')?.startTime),
       laidOut: r(last('mira:trace-layout')?.startTime), rendered: r(window.__miraSeen.bigTraceBars) };
   }, facts.bigTrace);
   const big = await api('/api/v1/traces/' + facts.bigTrace);

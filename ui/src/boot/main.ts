@@ -1,5 +1,6 @@
-// The boot script: a few hundred bytes, loaded async ahead of the app's script, it sends the logs
-// view's first query while the browser is still fetching and compiling the app. lib/early.ts takes
+// The boot script: a few hundred bytes that the build writes into index.html as an inline script
+// (vite.config.ts), so the HTML parser runs it before the app's script is even requested; it sends
+// the logs view's first query while the browser fetches and compiles the app. lib/early.ts takes
 // the answer.
 import { earlyRequest, storedToken, type Early } from './request';
 

@@ -1,7 +1,8 @@
 // The logs view's first page as a request, built from the location hash alone. This runs in the
 // boot script, before the app's script has arrived, so it imports nothing of the app's (a module
-// shared with it would become a third script); lib/early.ts compares the body with the one the view
-// would send and sends its own when they differ, and a unit test keeps the two the same.
+// shared with it would make the boot chunk import it, and the build refuses that); lib/early.ts
+// compares the body with the one the view would send and sends its own when they differ, and a
+// unit test keeps the two the same.
 
 export const BOOT_FIRST_PAGE = 100;
 const TOKEN_KEY = 'mira.token';

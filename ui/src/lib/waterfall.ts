@@ -40,17 +40,41 @@ export function serviceOf(s: SpanLike): string {
   return typeof v === 'string' ? v : 'unknown_service';
 }
 
-function ns(s: string): bigint | null {
-  return /^[0-9]+$/.test(s) && s !== '0' ? BigInt(s) : null;
+// A time is a decimal string of nanoseconds since the epoch (19 digits today): too many for a
+// double, so a time is only ever used as an offset from the trace's origin. A BigInt per time was
+// most of the layout of a 2,000-span trace (9-10 ms of it warm, 49 ms cold, on a loaded two-core
+// machine); times that share all but their last 15 digits with the origin are subtracted as
+// doubles instead, which is exact (10^15 < 2^53), and only the others take a BigInt.
+
+/** Whether `s` is a set time: digits without a leading zero ("0" is OTLP's unset). */
+function isTime(s: string): boolean {
+  return /^[1-9][0-9]*$/.test(s);
+}
+
+/** Whether time `a` is before time `b` (both `isTime`): by length, then digit by digit. */
+function before(a: string, b: string): boolean {
+  return a.length !== b.length ? a.length < b.length : a < b;
+}
+
+const LOW = 15;
+
+/** Nanoseconds from `origin` to `t`, both `isTime`. */
+function since(t: string, origin: string): number {
+  if (t.length === origin.length) {
+    if (t.length <= LOW) return Number(t) - Number(origin);
+    const cut = t.length - LOW;
+    if (t.startsWith(origin.slice(0, cut))) return Number(t.slice(cut)) - Number(origin.slice(cut));
+  }
+  return Number(BigInt(t) - BigInt(origin));
 }
 
 export function layout<S extends SpanLike>(spans: readonly S[]): Layout<S> {
-  let origin: bigint | null = null;
+  let origin: string | null = null;
   for (const s of spans) {
-    const t = ns(s.start_time_unix_nano) ?? ns(s.end_time_unix_nano);
-    if (t !== null && (origin === null || t < origin)) origin = t;
+    const t = isTime(s.start_time_unix_nano) ? s.start_time_unix_nano : isTime(s.end_time_unix_nano) ? s.end_time_unix_nano : null;
+    if (t !== null && (origin === null || before(t, origin))) origin = t;
   }
-  const base = origin ?? 0n;
+  const base = origin === null ? 0n : BigInt(origin);
   const byId = new Map<string, S>();
   for (const s of spans) if (!byId.has(s.span_id)) byId.set(s.span_id, s);
   const children = new Map<string, S[]>();
@@ -68,10 +92,11 @@ export function layout<S extends SpanLike>(spans: readonly S[]): Layout<S> {
   // Each span's times are parsed once: the sort below compares them n·log n times.
   const times = new Map<S, [number, number]>();
   for (const s of spans) {
-    const a = ns(s.start_time_unix_nano);
-    const b = ns(s.end_time_unix_nano);
-    const start = a === null ? (b === null ? 0 : Number(b - base)) : Number(a - base);
-    const end = b === null ? start : Math.max(start, Number(b - base));
+    const a = isTime(s.start_time_unix_nano) ? s.start_time_unix_nano : null;
+    const b = isTime(s.end_time_unix_nano) ? s.end_time_unix_nano : null;
+    // origin is set whenever some span has a time, and so whenever a or b is not null.
+    const start = a === null ? (b === null ? 0 : since(b, origin!)) : since(a, origin!);
+    const end = b === null ? start : Math.max(start, since(b, origin!));
     times.set(s, [start, end]);
   }
   const rel = (s: S): [number, number] => times.get(s)!;

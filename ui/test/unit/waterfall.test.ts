@@ -20,6 +20,26 @@ describe('waterfall layout', () => {
     expect(l.bars[0].childCount).toBe(2);
   });
 
+  it('measures every time from the origin exactly, whatever digits it shares with it', () => {
+    // Offsets that cross 10^15 and 10^18 boundaries, times shorter than the origin's, unset times,
+    // against BigInt arithmetic as the oracle.
+    const origins = [999_999_999_999_999_000n, 1767225599999999999n, 123n, 999_999_999_999_990n];
+    const offsets = [0n, 1n, 7n, 1000n, 10n ** 15n, 10n ** 15n + 1n, 5n * 10n ** 17n, 2n ** 52n, 86_400_000_000_000n];
+    for (const o of origins) {
+      const spans = offsets.map((d, i) => ({
+        span_id: 's' + i, parent_span_id: '', start_time_unix_nano: (o + d).toString(),
+        end_time_unix_nano: i === 2 ? '0' : (o + d + 3n).toString(), status: { code: 0 }, resource: { attributes: {} },
+      }));
+      const l = layout(spans);
+      expect(l.origin).toBe(o);
+      for (const b of l.bars) {
+        const i = Number(b.span.span_id.slice(1));
+        expect(b.start).toBe(Number(offsets[i]));
+        expect(b.end).toBe(i === 2 ? Number(offsets[i]) : Number(offsets[i] + 3n));
+      }
+    }
+  });
+
   it('draws a span whose parent is not stored as a root, marked', () => {
     const l = layout([span('r', '', 0, 100), span('x', 'missing', 10, 20), span('y', 'x', 12, 15)]);
     const x = l.bars.find((b) => b.span.span_id === 'x')!;

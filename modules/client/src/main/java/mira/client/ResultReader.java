@@ -84,15 +84,47 @@ public final class ResultReader {
     return new SearchResult(rows, next, stats(doc), refused(doc));
   }
 
-  /** The answer of {@code GET /api/v1/traces/{trace_id}}. */
+  /** The answer of {@code GET /api/v1/traces/{trace_id}}, in either shape ({@code ?shape=compact}). */
   public static TraceResult trace(byte[] body) throws IOException {
     Map<String, Object> doc = object(parse(body), "the answer");
+    boolean compact = "compact".equals(doc.get("shape"));
+    List<Object> resources = compact ? list(doc.get("resources"), "resources") : List.of();
+    List<Object> scopes = compact ? list(doc.get("scopes"), "scopes") : List.of();
     List<Object> rawRows = list(doc.get("rows"), "rows");
     List<SpanRow> spans = new ArrayList<>(rawRows.size());
     for (int i = 0; i < rawRows.size(); i++) {
-      spans.add(span(object(rawRows.get(i), "rows[" + i + "]"), null));
+      Map<String, Object> row = object(rawRows.get(i), "rows[" + i + "]");
+      spans.add(span(compact ? whole(row, str(doc, "trace_id"), resources, scopes) : row, null));
     }
     return new TraceResult(str(doc, "trace_id"), spans, stats(doc), refused(doc));
+  }
+
+  /** A span of the compact shape as a span row: its defaults, trace id, resource and scope put back. */
+  private static Map<String, Object> whole(Map<String, Object> row, String traceId, List<Object> resources,
+      List<Object> scopes) throws IOException {
+    Map<String, Object> r = new LinkedHashMap<>(row);
+    r.putIfAbsent("trace_id", traceId);
+    r.putIfAbsent("parent_span_id", "");
+    r.putIfAbsent("trace_state", "");
+    r.putIfAbsent("flags", 0L);
+    r.putIfAbsent("kind", 0L);
+    r.putIfAbsent("status", Members.of("code", 0L, "message", ""));
+    r.putIfAbsent("attributes", Members.of());
+    r.putIfAbsent("dropped_attributes_count", 0L);
+    r.putIfAbsent("events", List.of());
+    r.putIfAbsent("dropped_events_count", 0L);
+    r.putIfAbsent("links", List.of());
+    r.putIfAbsent("dropped_links_count", 0L);
+    r.put("resource", indexed(resources, row.get("resource"), "resource"));
+    r.put("scope", indexed(scopes, row.get("scope"), "scope"));
+    return r;
+  }
+
+  private static Object indexed(List<Object> table, Object index, String what) throws IOException {
+    if (!(index instanceof Number n) || n.longValue() < 0 || n.longValue() >= table.size()) {
+      throw new IOException("a compact span's \"" + what + "\" is not an index into its " + what + "s: " + index);
+    }
+    return table.get(n.intValue());
   }
 
   /**
@@ -622,6 +654,16 @@ public final class ResultReader {
   private static final class Members {
     final List<String> keys = new ArrayList<>();
     final List<Object> values = new ArrayList<>();
+
+    /** An object of these keys and values, alternating. */
+    static Members of(Object... keysAndValues) {
+      Members m = new Members();
+      for (int i = 0; i < keysAndValues.length; i += 2) {
+        m.keys.add((String) keysAndValues[i]);
+        m.values.add(keysAndValues[i + 1]);
+      }
+      return m;
+    }
 
     Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();

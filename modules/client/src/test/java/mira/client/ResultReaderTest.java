@@ -57,6 +57,51 @@ class ResultReaderTest {
   }
 
   @Property(tries = 200)
+  void aCompactTraceReadsBackEqualToTheFullOne(@ForAll("compactTraces") TraceResult trace) throws IOException {
+    byte[] compact = ResponseJson.traceCompact(trace);
+    assertThat(ResultReader.trace(compact)).isEqualTo(trace);
+    assertThat(ResultReader.trace(compact)).isEqualTo(ResultReader.trace(ResponseJson.trace(trace)));
+  }
+
+  @Test
+  void aCompactTraceListsEachResourceAndScopeOnceAndLeavesDefaultsOut() throws IOException {
+    Resource other = new Resource(List.of(new Attribute("service.name", new Value.Str("cart"))), 0, null, Resource.NO_ENTITY);
+    String id = "0af7651916cd43dd8448eb211c80319c";
+    List<SpanRow> spans = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      // Equal records that are not the same object, as a merged cluster answer holds them.
+      Resource r = i % 2 == 0 ? new Resource(List.copyOf(RES.attributes()), 0, null, RES.entity()) : other;
+      spans.add(new SpanRow(i, -1, -1, -1, id, "00000000000000" + i + "0", i == 0 ? "" : "0000000000000000", "", 0,
+          "s" + i, 0, i, i + 5, 5, 0, "", List.of(), 0, List.of(), 0, List.of(), 0, r, SCOPE));
+    }
+    TraceResult t = new TraceResult(id, spans, new Stats(1, 0, 1, 4, 4, 0), List.of());
+    String json = new String(ResponseJson.traceCompact(t), StandardCharsets.UTF_8);
+    assertThat(json).contains("\"shape\":\"compact\"").containsOnlyOnce("\"checkout\"").containsOnlyOnce("\"cart\"")
+        .containsOnlyOnce("\"lib\"").containsOnlyOnce(id).doesNotContain("\"status\"").doesNotContain("\"events\"")
+        .doesNotContain("\"kind\"").doesNotContain("\"trace_state\"");
+    assertThat(json).contains("\"resource\":0,\"scope\":0}").contains("\"resource\":1,\"scope\":0}");
+    assertThat(ResultReader.trace(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(t);
+    assertThatThrownBy(() -> ResultReader.trace(json.replace("\"resource\":1", "\"resource\":2").getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(IOException.class).hasMessageContaining("not an index");
+  }
+
+  @Provide
+  Arbitrary<TraceResult> compactTraces() {
+    String id = "0af7651916cd43dd8448eb211c80319c";
+    Arbitrary<Resource> resources = Arbitraries.of(RES, new Resource(List.of(), 3, "https://r", Resource.NO_ENTITY),
+        new Resource(List.of(new Attribute("service.name", new Value.Str("cart"))), 0, null, 0x9a3c_0000_0000_0002L));
+    Arbitrary<Scope> scopes = Arbitraries.of(SCOPE, new Scope("", "", List.of(), 0, null));
+    Arbitrary<SpanRow> rows = Combinators.combine(spans(), resources, scopes, Arbitraries.of(true, false),
+        Arbitraries.of(true, false)).as((s, r, sc, same, defaults) -> new SpanRow(s.time(), -1, -1, -1,
+            same ? id : s.traceId(), s.spanId(), defaults ? "" : "00f067aa0ba902b7", defaults ? "" : "k=v",
+            defaults ? 0 : 1, s.name(), defaults ? 0 : s.kind(), s.startTimeUnixNano(), s.endTimeUnixNano(),
+            s.durationNano(), defaults ? 0 : s.statusCode(), defaults ? "" : s.statusMessage(),
+            defaults ? List.of() : s.attributes(), defaults ? 0 : 4, defaults ? List.of() : s.events(),
+            defaults ? 0 : s.droppedEventsCount(), defaults ? List.of() : s.links(), defaults ? 0 : 7, r, sc));
+    return rows.list().ofMaxSize(6).map(s -> new TraceResult(id, s, new Stats(1, 0, 1, 9, s.size(), 0), List.of()));
+  }
+
+  @Property(tries = 200)
   void aSeriesAnswerReadsBackEqual(@ForAll("seriesAnswers") SeriesResult r) throws IOException {
     assertThat(ResultReader.series(SeriesJson.series(r))).usingRecursiveComparison()
         .withEqualsForType(Double::equals, Double.class).isEqualTo(r);

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import mira.query.doc.Cursor;
 import mira.query.result.Attribute;
 import mira.query.result.LogRow;
@@ -90,6 +92,120 @@ public final class ResponseJson {
       refused(g, r.refused());
       g.writeEndObject();
     });
+  }
+
+  /**
+   * The compact document of {@code GET /api/v1/traces/{trace_id}?shape=compact} (docs/api.md,
+   * "The compact shape"): the same spans, each distinct resource and scope written once in
+   * {@code "resources"} and {@code "scopes"} and named from a span by its index there, the trace id
+   * written once, and a span's keys left out where they hold their OTLP default. The browser UI
+   * asks for it: the 2,000-span trace is 1.4 MB in the full shape and the browser's time to take a
+   * body into the page grows with its size (docs/performance.md, "Browser UI").
+   */
+  public static byte[] traceCompact(TraceResult r) {
+    return Json.render((JsonGenerator g) -> {
+      // By value, not identity: a merged cluster answer holds one record per row for the same resource.
+      Map<Resource, Integer> resources = new LinkedHashMap<>();
+      Map<Scope, Integer> scopes = new LinkedHashMap<>();
+      for (SpanRow s : r.spans()) {
+        resources.putIfAbsent(s.resource(), resources.size());
+        scopes.putIfAbsent(s.scope(), scopes.size());
+      }
+      g.writeStartObject();
+      g.writeStringField("trace_id", r.traceId());
+      g.writeStringField("shape", "compact");
+      g.writeArrayFieldStart("resources");
+      for (Resource x : resources.keySet()) {
+        resource(g, x);
+      }
+      g.writeEndArray();
+      g.writeArrayFieldStart("scopes");
+      for (Scope x : scopes.keySet()) {
+        scope(g, x);
+      }
+      g.writeEndArray();
+      g.writeArrayFieldStart("rows");
+      for (SpanRow s : r.spans()) {
+        compactSpan(g, s, r.traceId(), resources.get(s.resource()), scopes.get(s.scope()));
+      }
+      g.writeEndArray();
+      stats(g, r.stats());
+      refused(g, r.refused());
+      g.writeEndObject();
+    });
+  }
+
+  /** A span of the compact shape: the keys of a span row less those at their default. */
+  private static void compactSpan(JsonGenerator g, SpanRow s, String traceId, int resource, int scope) throws IOException {
+    g.writeStartObject();
+    if (!s.traceId().equals(traceId)) {
+      g.writeStringField("trace_id", s.traceId());
+    }
+    g.writeStringField("span_id", s.spanId());
+    if (!s.parentSpanId().isEmpty()) {
+      g.writeStringField("parent_span_id", s.parentSpanId());
+    }
+    if (!s.traceState().isEmpty()) {
+      g.writeStringField("trace_state", s.traceState());
+    }
+    if (s.flags() != 0) {
+      g.writeNumberField("flags", s.flags());
+    }
+    g.writeStringField("name", s.name());
+    if (s.kind() != 0) {
+      g.writeNumberField("kind", s.kind());
+    }
+    g.writeStringField("start_time_unix_nano", Long.toString(s.startTimeUnixNano()));
+    g.writeStringField("end_time_unix_nano", Long.toString(s.endTimeUnixNano()));
+    // Not derived from the two times: a row keeps what the store computed (0 for a span without an end).
+    g.writeStringField("duration_nano", Long.toString(s.durationNano()));
+    if (s.statusCode() != 0 || !s.statusMessage().isEmpty()) {
+      g.writeObjectFieldStart("status");
+      g.writeNumberField("code", s.statusCode());
+      g.writeStringField("message", s.statusMessage());
+      g.writeEndObject();
+    }
+    if (!s.attributes().isEmpty()) {
+      attributes(g, s.attributes());
+    }
+    if (s.droppedAttributesCount() != 0) {
+      g.writeNumberField("dropped_attributes_count", s.droppedAttributesCount());
+    }
+    if (!s.events().isEmpty()) {
+      g.writeArrayFieldStart("events");
+      for (SpanRow.Event e : s.events()) {
+        g.writeStartObject();
+        g.writeStringField("time_unix_nano", Long.toString(e.timeUnixNano()));
+        g.writeStringField("name", e.name());
+        attributes(g, e.attributes());
+        g.writeNumberField("dropped_attributes_count", e.droppedAttributesCount());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+    if (s.droppedEventsCount() != 0) {
+      g.writeNumberField("dropped_events_count", s.droppedEventsCount());
+    }
+    if (!s.links().isEmpty()) {
+      g.writeArrayFieldStart("links");
+      for (SpanRow.Link k : s.links()) {
+        g.writeStartObject();
+        g.writeStringField("trace_id", k.traceId());
+        g.writeStringField("span_id", k.spanId());
+        g.writeStringField("trace_state", k.traceState());
+        g.writeNumberField("flags", k.flags());
+        attributes(g, k.attributes());
+        g.writeNumberField("dropped_attributes_count", k.droppedAttributesCount());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+    if (s.droppedLinksCount() != 0) {
+      g.writeNumberField("dropped_links_count", s.droppedLinksCount());
+    }
+    g.writeNumberField("resource", resource);
+    g.writeNumberField("scope", scope);
+    g.writeEndObject();
   }
 
   /** One row as a JSON object (docs/api.md, "Log rows", "Span rows"). */

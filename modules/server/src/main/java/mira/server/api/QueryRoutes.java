@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import mira.cluster.Cluster;
 import mira.query.result.BusyException;
 import mira.query.LocalQueries;
@@ -39,13 +40,15 @@ import mira.query.render.TermJson;
 import mira.query.render.ResponseJson;
 import mira.query.render.SeriesJson;
 import mira.query.result.QueryException;
+import mira.query.result.TraceResult;
 
 /**
  * The query API on the http listener, each route a thin wrapper over {@link LocalQueries}:
  *
  * <ul>
  *   <li>{@code POST /api/v1/query} — a query document; the search envelope
- *   <li>{@code GET /api/v1/traces/{trace_id}} — every span of one trace
+ *   <li>{@code GET /api/v1/traces/{trace_id}} — every span of one trace ({@code ?shape=compact}: each
+ *       resource and scope listed once, defaults left out)
  *   <li>{@code GET /api/v1/metrics?from=&to=} — metric names in a window
  *   <li>{@code POST /api/v1/series} — a series document; series of points
  *   <li>{@code POST /api/v1/entities} — what emitted records in a window, by entity
@@ -183,11 +186,19 @@ public final class QueryRoutes {
       }
     }));
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {
-      if (params(req, res, List.of())) {
+      if (params(req, res, List.of("shape"))) {
         String id = req.path().pathParameters().get("trace_id");
+        String shape = req.query().first("shape").orElse("full");
+        if (!shape.equals("full") && !shape.equals("compact")) {
+          error(res, 400, "shape must be \"full\" or \"compact\", not \"" + shape + "\"");
+          return;
+        }
+        // The compact shape is a rendering of the same result, merged across the cluster first: a
+        // peer is always asked for the full shape (Cluster#trace).
+        Function<TraceResult, byte[]> render = shape.equals("compact") ? ResponseJson::traceCompact : ResponseJson::trace;
         OptionalLong hop = hop(req);
-        answer(req, res, hop.isPresent() ? () -> ResponseJson.trace(queries.trace(id))
-            : () -> cluster(cluster.trace(id), ResponseJson::trace));
+        answer(req, res, hop.isPresent() ? () -> render.apply(queries.trace(id))
+            : () -> cluster(cluster.trace(id), render));
       }
     }));
   }

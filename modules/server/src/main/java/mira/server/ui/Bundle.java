@@ -7,10 +7,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 
@@ -24,10 +29,15 @@ public final class Bundle {
   /** Where the build puts the UI's files among this module's resources. */
   static final String ROOT = "/mira/ui/";
 
-  private final Map<String, Asset> byPath;
+  /** An element of index.html: its attributes and its text. */
+  private static final Pattern SCRIPT = Pattern.compile("<script(\\s[^>]*)?>(.*?)</script>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
 
-  private Bundle(Map<String, Asset> byPath) {
+  private final Map<String, Asset> byPath;
+  private final List<String> inlineScripts;
+
+  private Bundle(Map<String, Asset> byPath, List<String> inlineScripts) {
     this.byPath = byPath;
+    this.inlineScripts = inlineScripts;
   }
 
   /**
@@ -49,8 +59,9 @@ public final class Bundle {
     Map<String, Asset> out = new LinkedHashMap<>();
     byte[] list = read("bundle.txt");
     if (list == null) {
-      return new Bundle(Map.of());
+      return new Bundle(Map.of(), List.of());
     }
+    List<String> inline = List.of();
     for (String line : new String(list, StandardCharsets.UTF_8).split("\n")) {
       String name = line.strip();
       if (name.isEmpty()) {
@@ -68,9 +79,33 @@ public final class Bundle {
       out.put("/" + name, a);
       if (name.equals("index.html")) {
         out.put("/", a);
+        inline = inlineScriptHashes(new String(bytes, StandardCharsets.UTF_8));
       }
     }
-    return new Bundle(Map.copyOf(out));
+    return new Bundle(Map.copyOf(out), inline);
+  }
+
+  /**
+   * The CSP sources ({@code 'sha256-...'}) of index.html's inline scripts, in document order: the
+   * build writes the boot script into the page so the first query leaves before the app's script
+   * is fetched, and the policy allows exactly that text, never inline script in general.
+   */
+  public List<String> inlineScripts() {
+    return inlineScripts;
+  }
+
+  /** The hash source of every {@code <script>} without {@code src} in {@code html}. */
+  static List<String> inlineScriptHashes(String html) {
+    List<String> out = new ArrayList<>();
+    Matcher m = SCRIPT.matcher(html);
+    while (m.find()) {
+      String attrs = m.group(1) == null ? "" : m.group(1).toLowerCase(Locale.ROOT);
+      if (attrs.contains("src=")) {
+        continue;
+      }
+      out.add("'sha256-" + Base64.getEncoder().encodeToString(sha256(m.group(2).getBytes(StandardCharsets.UTF_8))) + "'");
+    }
+    return List.copyOf(out);
   }
 
   /** The file at exactly this raw (undecoded) request path, or null. */
@@ -108,9 +143,12 @@ public final class Bundle {
   }
 
   private static String etag(byte[] bytes) {
+    return "\"" + HexFormat.of().formatHex(sha256(bytes), 0, 16) + "\"";
+  }
+
+  private static byte[] sha256(byte[] bytes) {
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(bytes);
-      return "\"" + HexFormat.of().formatHex(d, 0, 16) + "\"";
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError("SHA-256 is in every JDK", e);
     }

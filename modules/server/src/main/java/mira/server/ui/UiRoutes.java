@@ -15,19 +15,31 @@ import java.util.Locale;
  * path ({@code %2e%2e/}, {@code ..%2f}, a backslash) names no file and is a 404; nothing else on
  * the listener is matched by these patterns.
  *
- * <p>Every answer carries a Content-Security-Policy that allows only this origin (no inline script
- * or style, no framing), {@code X-Content-Type-Options: nosniff} and {@code Referrer-Policy}.
+ * <p>Every answer carries a Content-Security-Policy that allows only this origin (no inline style,
+ * no inline script but index.html's own by its hash, no framing), {@code X-Content-Type-Options:
+ * nosniff} and {@code Referrer-Policy}.
  */
 public final class UiRoutes {
-  /** The policy of every UI answer; the bundle has no inline script or style attribute. */
-  public static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-      + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-      + "frame-ancestors 'none'";
-
   private final Bundle bundle;
+  private final String csp;
 
   public UiRoutes(Bundle bundle) {
     this.bundle = bundle;
+    this.csp = csp(bundle.inlineScripts());
+  }
+
+  /**
+   * The policy of every UI answer: this origin only, plus the inline scripts named by their hash
+   * sources ({@link Bundle#inlineScripts()}); the bundle has no inline style or style attribute.
+   */
+  static String csp(List<String> inlineScripts) {
+    StringBuilder script = new StringBuilder("'self'");
+    for (String h : inlineScripts) {
+      script.append(' ').append(h);
+    }
+    return "default-src 'self'; script-src " + script + "; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        + "frame-ancestors 'none'";
   }
 
   public void route(HttpRouting.Builder r) {
@@ -39,7 +51,7 @@ public final class UiRoutes {
   }
 
   private void serve(ServerRequest req, ServerResponse res) {
-    res.header(HeaderNames.create("Content-Security-Policy"), CSP);
+    res.header(HeaderNames.create("Content-Security-Policy"), csp);
     res.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
     res.header(HeaderNames.create("Referrer-Policy"), "no-referrer");
     res.header(HeaderNames.create("X-Frame-Options"), "DENY");

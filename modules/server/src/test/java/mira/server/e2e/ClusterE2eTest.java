@@ -156,6 +156,10 @@ class ClusterE2eTest {
         HttpExchange t = get(at, "/api/v1/traces/" + traceId);
         TraceResult trace = ResultReader.trace(t.body());
         assertThat(trace.spans()).extracting(SpanRow::name).containsExactlyInAnyOrder("GET /cart", "cart");
+        // The compact shape is the merged trace rendered once more: each node's resource listed once.
+        HttpExchange tc = get(at, "/api/v1/traces/" + traceId + "?shape=compact");
+        assertThat(ResultReader.trace(tc.body()).spans()).isEqualTo(trace.spans());
+        assertThat((List<?>) ((Map<?, ?>) QueryApiTest.parse(tc.body())).get("resources")).hasSize(2);
 
         // Services: every node's, counted once.
         ServiceList services = ResultReader.services(get(at, "/api/v1/services?from=-1h").body());

@@ -216,6 +216,22 @@ class QueryApiTest {
       assertThat(rows(trace)).extracting(x -> x.get("name")).containsExactly("GET /cart", "db.query");
       assertThat(trace.get("trace_id")).isEqualTo(traceId);
 
+      // The compact shape: the same spans, the SDK's one resource and one scope listed once.
+      HttpExchange compact = get(node, "/api/v1/traces/" + traceId + "?shape=compact");
+      assertThat(compact.status()).isEqualTo(200);
+      Map<String, Object> c = obj(compact);
+      assertThat(c).containsEntry("shape", "compact").containsEntry("trace_id", traceId);
+      assertThat((List<?>) c.get("resources")).hasSize(1);
+      assertThat((List<?>) c.get("scopes")).hasSize(1);
+      assertThat(rows(c)).allSatisfy(r -> assertThat(r).containsEntry("resource", 0L).containsEntry("scope", 0L)
+          .doesNotContainKey("trace_id"));
+      assertThat(mira.client.ResultReader.trace(compact.body()).spans())
+          .isEqualTo(mira.client.ResultReader.trace(get(node, "/api/v1/traces/" + traceId + "?shape=full").body()).spans());
+      assertThat(compact.body().length).isLessThan(get(node, "/api/v1/traces/" + traceId).body().length);
+      HttpExchange badShape = get(node, "/api/v1/traces/" + traceId + "?shape=columns");
+      assertThat(badShape.status()).isEqualTo(400);
+      assertThat(obj(badShape).get("error").toString()).contains("\"full\" or \"compact\"");
+
       HttpExchange bad = get(node, "/api/v1/traces/not-a-trace-id");
       assertThat(bad.status()).isEqualTo(400);
       assertThat(obj(bad).get("error").toString()).contains("32 hex digits");

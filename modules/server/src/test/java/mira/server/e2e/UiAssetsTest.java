@@ -80,6 +80,24 @@ class UiAssetsTest {
   }
 
   @Test
+  void theBootScriptIsInlineAndThePolicyAllowsItByHashAlone() throws Exception {
+    String index = Files.readString(DIST.resolve("index.html"));
+    // The one inline script: the boot script, right after the charset so it runs first.
+    Matcher m = Pattern.compile("<meta charset=\"utf-8\" />\\s*<script>(.+?)</script>", Pattern.DOTALL).matcher(index);
+    assertThat(m.find()).as("an inline script after the charset in index.html").isTrue();
+    assertThat(m.group(1)).contains("/api/v1/query");
+    assertThat(Pattern.compile("<script>").matcher(index).results().count()).as("inline scripts").isEqualTo(1);
+    String hash = "'sha256-" + java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+        .digest(m.group(1).getBytes(StandardCharsets.UTF_8))) + "'";
+    for (String path : List.of("/", "/index.html", script)) {
+      String csp = get(path, Map.of()).header("Content-Security-Policy");
+      String scriptSrc = find(csp, "script-src ([^;]*);");
+      assertThat(scriptSrc).as(path).isEqualTo("'self' " + hash);
+      assertThat(find(csp, "style-src ([^;]*);")).as(path).isEqualTo("'self'");
+    }
+  }
+
+  @Test
   void hashedAssetsAreImmutableWithTheirTypes() throws Exception {
     HttpExchange js = get(script, Map.of());
     assertThat(js.status()).isEqualTo(200);

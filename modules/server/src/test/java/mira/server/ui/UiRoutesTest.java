@@ -27,4 +27,19 @@ class UiRoutesTest {
     assertThat(Bundle.type("assets/a.SVG")).isEqualTo("image/svg+xml");
     assertThat(Bundle.type("assets/blob")).isEqualTo("application/octet-stream");
   }
+
+  @Test
+  void onlyScriptsWithoutSrcAreHashedAndThePolicyNamesThem() {
+    // The hash of "alert(1);" as CSP Level 3's example computes it (sha256, base64).
+    String html = "<head><script>alert(1);</script><script type=\"module\" src=\"/assets/a.js\"></script>"
+        + "<SCRIPT>x</SCRIPT><script async>\nb()\n</script></head>";
+    List<String> h = Bundle.inlineScriptHashes(html);
+    assertThat(h).hasSize(3);
+    assertThat(h.getFirst()).isEqualTo("'sha256-5jFwrAK0UV47oFbVg/iCCBbxD8X1w+QvoOUepu4C2YA='");
+    // The text between the tags exactly, line breaks included.
+    assertThat(h.getLast()).isEqualTo("'sha256-NlXKTQe8YfLmZqnEm5aXK1Lb/1wWgkKgNs+lNRY6yOo='");
+    assertThat(UiRoutes.csp(h)).contains("script-src 'self' " + String.join(" ", h) + ";")
+        .contains("style-src 'self';").doesNotContain("unsafe");
+    assertThat(UiRoutes.csp(List.of())).contains("script-src 'self';");
+  }
 }

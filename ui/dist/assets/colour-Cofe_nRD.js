@@ -1,0 +1,1 @@
+function a(e){let t=2166136261;for(let o=0;o<e.length;o++)t^=e.charCodeAt(o),t=Math.imul(t,16777619);return r[(t>>>0)%r.length]}const r=["#4e79a7","#f28e2b","#59a14f","#b07aa1","#76b7b2","#edc948","#ff9da7","#9c755f","#e15759","#8cd17d"];function n(e){const t=Math.max(0,Math.min(1,e));return`hsl(${(130-130*Math.sqrt(t)).toFixed(0)} 60% 48%)`}export{n as e,a as s};
