@@ -56,6 +56,16 @@ final class Bits {
     return out;
   }
 
+  /** A bitmap of {@code (n + 7) / 8} bytes with bits {@code [0, n)} set and the rest clear. */
+  static byte[] ones(int n) {
+    byte[] out = new byte[(n + 7) >>> 3];
+    java.util.Arrays.fill(out, 0, n >>> 3, (byte) 0xFF);
+    if ((n & 7) != 0) {
+      out[n >>> 3] = (byte) (0xFF >>> (8 - (n & 7)));
+    }
+    return out;
+  }
+
   /** Heap bytes held. */
   int capacity() {
     return values.length;

@@ -258,6 +258,11 @@ public final class DictColumn extends Column {
   }
 
   @Override
+  public void body(int rows, IpcBody out) {
+    indices.body(rows, out);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     indices.export(rows, nodes, buffers, allocator);
   }

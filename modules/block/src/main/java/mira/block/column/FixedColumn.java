@@ -239,6 +239,12 @@ public final class FixedColumn extends Column {
   }
 
   @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    out.bytes(data, rows * width);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));

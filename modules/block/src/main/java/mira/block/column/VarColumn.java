@@ -150,6 +150,13 @@ public final class VarColumn extends Column {
   }
 
   @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    out.ints(offsets, rows + 1);
+    out.bytes(data, offsets[rows]);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));
