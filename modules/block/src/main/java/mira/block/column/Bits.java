@@ -66,6 +66,13 @@ final class Bits {
     return out;
   }
 
+  /** Grows the store to at least {@code n} values. */
+  void reserve(int n) {
+    if (n > values.length) {
+      values = Arrays.copyOf(values, n);
+    }
+  }
+
   /** Heap bytes held. */
   int capacity() {
     return values.length;

@@ -76,6 +76,18 @@ public final class BoolColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(values.capacity());
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    values.reserve(in.next());
+  }
+
+  @Override
   public void body(int rows, IpcBody out) {
     nodeAndValidity(rows, out);
     byte[] bitmap = values.packed(rows);

@@ -78,6 +78,27 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
    */
   public abstract void body(int rows, IpcBody out);
 
+  /** Records the lengths of this column's arrays in {@code out} (see {@link Capacities}). */
+  public abstract void capacities(Capacities out);
+
+  /**
+   * Grows this column's arrays to at least the lengths {@code in} gives next, in the order
+   * {@link #capacities} recorded them (for a column of the same layout). Values held are kept.
+   */
+  public abstract void reserve(Capacities in);
+
+  protected final void validityCapacities(Capacities out) {
+    if (nullable) {
+      out.add(validity.capacity());
+    }
+  }
+
+  protected final void reserveValidity(Capacities in) {
+    if (nullable) {
+      validity.reserve(in.next());
+    }
+  }
+
   /** True if none of the first {@code rows} rows holds a value. */
   public final boolean allNull(int rows) {
     return nullable && (rows == size ? nullCount == rows : validity.countFalse(0, rows) == rows);

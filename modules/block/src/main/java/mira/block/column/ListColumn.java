@@ -104,6 +104,23 @@ public final class ListColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(offsets.length);
+    child.capacities(out);
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    int n = in.next();
+    if (n > offsets.length) {
+      offsets = Arrays.copyOf(offsets, n);
+    }
+    child.reserve(in);
+  }
+
+  @Override
   public void body(int rows, IpcBody out) {
     nodeAndValidity(rows, out);
     out.ints(offsets, rows + 1);
