@@ -19,7 +19,9 @@ import mira.proto.wire.WireException;
  */
 public final class Decoders {
   /** Decoded batches handed back by flushers, per signal, to decode the next export into. */
-  private static final BatchPool[] POOLS = {new BatchPool(), new BatchPool(), new BatchPool()};
+  private static final BatchPool[] POOLS = {
+    new BatchPool(Signal.LOGS), new BatchPool(Signal.TRACES), new BatchPool(Signal.METRICS)
+  };
   private static final ConcurrentLinkedQueue<LogsDecoder> LOGS = new ConcurrentLinkedQueue<>();
   private static final ConcurrentLinkedQueue<TracesDecoder> TRACES = new ConcurrentLinkedQueue<>();
   private static final ConcurrentLinkedQueue<MetricsDecoder> METRICS = new ConcurrentLinkedQueue<>();
@@ -42,7 +44,7 @@ public final class Decoders {
           d = new LogsDecoder();
         }
         try {
-          LogsBatch into = POOLS[0].poll() instanceof LogsBatch b ? b : new LogsBatch();
+          LogsBatch into = (LogsBatch) POOLS[0].take();
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           LOGS.offer(d);
@@ -54,7 +56,7 @@ public final class Decoders {
           d = new TracesDecoder();
         }
         try {
-          TracesBatch into = POOLS[1].poll() instanceof TracesBatch b ? b : new TracesBatch();
+          TracesBatch into = (TracesBatch) POOLS[1].take();
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           TRACES.offer(d);
@@ -66,7 +68,7 @@ public final class Decoders {
           d = new MetricsDecoder();
         }
         try {
-          MetricsBatch into = POOLS[2].poll() instanceof MetricsBatch b ? b : new MetricsBatch();
+          MetricsBatch into = (MetricsBatch) POOLS[2].take();
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           METRICS.offer(d);

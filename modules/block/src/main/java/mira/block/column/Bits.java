@@ -56,6 +56,23 @@ final class Bits {
     return out;
   }
 
+  /** A bitmap of {@code (n + 7) / 8} bytes with bits {@code [0, n)} set and the rest clear. */
+  static byte[] ones(int n) {
+    byte[] out = new byte[(n + 7) >>> 3];
+    java.util.Arrays.fill(out, 0, n >>> 3, (byte) 0xFF);
+    if ((n & 7) != 0) {
+      out[n >>> 3] = (byte) (0xFF >>> (8 - (n & 7)));
+    }
+    return out;
+  }
+
+  /** Grows the store to at least {@code n} values. */
+  void reserve(int n) {
+    if (n > values.length) {
+      values = Arrays.copyOf(values, n);
+    }
+  }
+
   /** Heap bytes held. */
   int capacity() {
     return values.length;

@@ -76,6 +76,25 @@ public final class BoolColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(values.capacity());
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    values.reserve(in.next());
+  }
+
+  @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    byte[] bitmap = values.packed(rows);
+    out.bytes(bitmap, bitmap.length);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));

@@ -72,6 +72,33 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
    */
   public abstract void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator);
 
+  /**
+   * Reports this column's field nodes and buffers for the first {@code rows} rows to {@code out},
+   * in IPC order (see {@link IpcBody}).
+   */
+  public abstract void body(int rows, IpcBody out);
+
+  /** Records the lengths of this column's arrays in {@code out} (see {@link Capacities}). */
+  public abstract void capacities(Capacities out);
+
+  /**
+   * Grows this column's arrays to at least the lengths {@code in} gives next, in the order
+   * {@link #capacities} recorded them (for a column of the same layout). Values held are kept.
+   */
+  public abstract void reserve(Capacities in);
+
+  protected final void validityCapacities(Capacities out) {
+    if (nullable) {
+      out.add(validity.capacity());
+    }
+  }
+
+  protected final void reserveValidity(Capacities in) {
+    if (nullable) {
+      validity.reserve(in.next());
+    }
+  }
+
   /** True if none of the first {@code rows} rows holds a value. */
   public final boolean allNull(int rows) {
     return nullable && (rows == size ? nullCount == rows : validity.countFalse(0, rows) == rows);
@@ -125,6 +152,13 @@ public abstract sealed class Column permits FixedColumn, VarColumn, BoolColumn, 
       return 0;
     }
     return rows == size ? nullCount : validity.countFalse(0, rows);
+  }
+
+  /** Reports the field node and the validity bitmap Arrow Java's writer emits for this column. */
+  protected final void nodeAndValidity(int rows, IpcBody out) {
+    out.node(rows, nullCount(rows));
+    byte[] bitmap = nullable ? validity.packed(rows) : Bits.ones(rows);
+    out.bytes(bitmap, bitmap.length);
   }
 
   /** The validity buffer for IPC: empty when non-nullable (Arrow reads that as all valid). */

@@ -258,6 +258,34 @@ public final class DictColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    indices.capacities(out);
+    values.capacities(out);
+    out.add(slots.length);
+    out.add(hashes.length);
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    indices.reserve(in);
+    values.reserve(in);
+    int n = in.next();
+    if (n > slots.length) {
+      // Power-of-two slot counts only, as lookups mask with slots.length - 1.
+      rehash(Integer.highestOneBit(n));
+    }
+    n = in.next();
+    if (n > hashes.length) {
+      hashes = Arrays.copyOf(hashes, n);
+    }
+  }
+
+  @Override
+  public void body(int rows, IpcBody out) {
+    indices.body(rows, out);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     indices.export(rows, nodes, buffers, allocator);
   }

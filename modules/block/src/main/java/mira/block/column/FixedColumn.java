@@ -239,6 +239,27 @@ public final class FixedColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(data.length);
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    int n = in.next();
+    if (n > data.length) {
+      data = Arrays.copyOf(data, n);
+    }
+  }
+
+  @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    out.bytes(data, rows * width);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));

@@ -104,6 +104,30 @@ public final class ListColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(offsets.length);
+    child.capacities(out);
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    int n = in.next();
+    if (n > offsets.length) {
+      offsets = Arrays.copyOf(offsets, n);
+    }
+    child.reserve(in);
+  }
+
+  @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    out.ints(offsets, rows + 1);
+    child.body(offsets[rows], out);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));

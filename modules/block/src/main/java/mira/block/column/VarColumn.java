@@ -150,6 +150,33 @@ public final class VarColumn extends Column {
   }
 
   @Override
+  public void capacities(Capacities out) {
+    validityCapacities(out);
+    out.add(offsets.length);
+    out.add(data.length);
+  }
+
+  @Override
+  public void reserve(Capacities in) {
+    reserveValidity(in);
+    int n = in.next();
+    if (n > offsets.length) {
+      offsets = Arrays.copyOf(offsets, n);
+    }
+    n = in.next();
+    if (n > data.length) {
+      data = Arrays.copyOf(data, n);
+    }
+  }
+
+  @Override
+  public void body(int rows, IpcBody out) {
+    nodeAndValidity(rows, out);
+    out.ints(offsets, rows + 1);
+    out.bytes(data, offsets[rows]);
+  }
+
+  @Override
   public void export(int rows, List<ArrowFieldNode> nodes, List<ArrowBuf> buffers, BufferAllocator allocator) {
     nodes.add(new ArrowFieldNode(rows, nullCount(rows)));
     buffers.add(validityBuffer(rows, allocator));

@@ -40,7 +40,8 @@ public final class Publisher {
 
   /**
    * @param dataDir the data directory (already checked)
-   * @param allocator parent of the allocators used while writing; owned by the caller
+   * @param allocator owned by the caller; no longer used while writing (tables are written from
+   *     their heap columns), kept so callers need not change
    */
   public Publisher(Path dataDir, Signal signal, String node, BufferAllocator allocator) throws IOException {
     this(dataDir, signal, node, allocator, Fs.REAL);
@@ -97,7 +98,7 @@ public final class Publisher {
     try {
       for (Table t : batch.tables()) {
         if (t.rows() > 0) {
-          TableWriter.write(t, t.rows(), staging.resolve(t.file()), allocator, files);
+          TableWriter.write(t, t.rows(), staging.resolve(t.file()), files);
         }
       }
       Sidecars.write(batch, staging, files);

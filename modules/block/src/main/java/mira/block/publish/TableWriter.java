@@ -47,14 +47,17 @@ public final class TableWriter {
   private TableWriter() {}
 
   /**
-   * Writes {@code rows} rows of {@code table} to {@code file} (which must not exist) and fsyncs it.
+   * Writes {@code rows} rows of {@code table} to {@code file} (which must not exist) and fsyncs it,
+   * straight from the heap columns ({@link HeapIpcWriter}: the same bytes as {@link #load} followed
+   * by {@link #writeRoot}, without copying every column off the heap first).
    *
    * @return bytes written
    */
-  public static long write(Table table, int rows, Path file, BufferAllocator parent, mira.fs.Fs fs) throws IOException {
-    try (BufferAllocator allocator = parent.newChildAllocator("write " + table.file(), 0, Long.MAX_VALUE);
-        Loaded loaded = load(table, rows, allocator)) {
-      return writeRoot(loaded.root(), loaded.dictionaries(), file, null, fs);
+  public static long write(Table table, int rows, Path file, mira.fs.Fs fs) throws IOException {
+    try (FileChannel ch = fs.create(file)) {
+      long size = HeapIpcWriter.write(table, rows, ch);
+      ch.force(true);
+      return size;
     }
   }
 

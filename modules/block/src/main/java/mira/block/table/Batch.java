@@ -148,6 +148,7 @@ public abstract class Batch {
     return n;
   }
 
+<<<<<<< HEAD
   /**
    * Heap bytes held by this batch's largest column: growing it copies it into an array twice its
    * size while it is still held, the largest single step by which appending makes the batch grow.
@@ -160,6 +161,26 @@ public abstract class Batch {
       }
     }
     return n;
+=======
+  /** The lengths of every column's arrays (see {@link mira.block.column.Capacities}). */
+  public final mira.block.column.Capacities capacities() {
+    mira.block.column.Capacities out = new mira.block.column.Capacities();
+    for (Table t : tables) {
+      t.capacities(out);
+    }
+    return out;
+  }
+
+  /**
+   * Grows every column's arrays to the lengths {@code like} recorded from a batch of the same
+   * signal, so appending as much as that batch held grows nothing.
+   */
+  public final void reserve(mira.block.column.Capacities like) {
+    mira.block.column.Capacities in = like.cursor();
+    for (Table t : tables) {
+      t.reserve(in);
+    }
+>>>>>>> ingest2
   }
 
   public final int resourceCount() {

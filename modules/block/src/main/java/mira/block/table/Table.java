@@ -136,6 +136,18 @@ public final class Table {
   }
 
   /** Heap bytes held by this table's columns, used or not. */
+  void capacities(mira.block.column.Capacities out) {
+    for (Column c : columns) {
+      c.capacities(out);
+    }
+  }
+
+  void reserve(mira.block.column.Capacities in) {
+    for (Column c : columns) {
+      c.reserve(in);
+    }
+  }
+
   public long capacityBytes() {
     long n = 0;
     for (Column c : columns) {
