@@ -68,6 +68,22 @@ public final class MappedBlockReader implements BlockReader {
   }
 
   /**
+   * Initialises the library classes the first table load of a process goes through, so that a
+   * query does not pay for them: Arrow's {@code Schema} builds a JSON object mapper and its reader
+   * and writer in its static initialiser, which was about half of the CPU of a restarted node's
+   * first service listing (an AOT cache loads classes but does not run their initialisers).
+   * Idempotent and cheap after the first call; a class that cannot be initialised is left to fail
+   * where it is used, as before.
+   */
+  public static void initialiseClasses() {
+    try {
+      Class.forName("org.apache.arrow.vector.types.pojo.Schema", true, MappedBlockReader.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      // Reported by the first table load instead.
+    }
+  }
+
+  /**
    * Opens {@code ref} for reading; touches no file until a table is asked for.
    *
    * @param parent the allocator the block's child allocator is made from; it must outlive the block

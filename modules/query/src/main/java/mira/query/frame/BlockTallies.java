@@ -51,4 +51,11 @@ final class BlockTallies {
       CACHE.put(key, Map.copyOf(tallies));
     }
   }
+
+  /** Forgets every kept census, as a new process would start (for tests). */
+  static void clear() {
+    synchronized (CACHE) {
+      CACHE.clear();
+    }
+  }
 }

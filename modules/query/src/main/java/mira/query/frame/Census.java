@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import mira.block.catalog.BlockRef;
+import mira.block.index.CensusIndex;
 import mira.block.layout.ColumnNames;
 import mira.block.layout.TableFiles;
 import mira.block.read.BlockReader;
@@ -48,6 +49,8 @@ import mira.query.table.Tables;
 public final class Census {
   /** Signals in the order of {@link Tally#records}. */
   public static final List<Signal> SIGNALS = List.of(Signal.LOGS, Signal.TRACES, Signal.METRICS);
+
+  private static final System.Logger LOG = System.getLogger(Census.class.getName());
 
   private Census() {}
 
@@ -161,12 +164,15 @@ public final class Census {
           return;
         }
         try (BlockReader r = engine.open(sources, block)) {
-          Map<Object, Tally> mine = scan(r, block, signal, index, from, to, where, rows, new LongAdder());
-          merge(groups, mine, matched);
+          Map<Object, Tally> mine;
           if (cacheKey != null) {
+            mine = whole(r, block, signal, index, rows, scanned);
             BlockTallies.put(cacheKey, mine);
+          } else {
+            mine = scan(r, block, signal, index, from, to, where, rows, new LongAdder());
+            scanned.incrementAndGet();
           }
-          scanned.incrementAndGet();
+          merge(groups, mine, matched);
         } catch (CorruptBlockException e) {
           refused.add(new Refused(engine.name(block), e.getMessage()));
         }
@@ -197,6 +203,50 @@ public final class Census {
     matched.add(n);
   }
 
+  /**
+   * The tallies of a sealed block counted whole and without terms: from its {@code census.idx} if
+   * that is present and sound (no row of the root table is read), else counted from the rows, and
+   * the file then written for the next process (a failure to write it is only logged). Adds to
+   * {@code scanned} and {@code rowsScanned} only when the rows were read.
+   */
+  static Map<Object, Tally> whole(BlockReader r, BlockRef ref, Signal signal, int si, LongAdder rowsScanned,
+      AtomicInteger scanned) throws CorruptBlockException {
+    TableView res = Tables.get(r, TableFiles.RESOURCES);
+    int nRes = res == null ? 0 : res.rows();
+    if (nRes == 0) {
+      return Map.of();
+    }
+    Scratch scratch = new Scratch();
+    CensusIndex kept = CensusIndex.read(ref.dir(), nRes);
+    if (kept == null) {
+      long[][] c = count(r, ref, signal, nRes, Long.MIN_VALUE, Long.MAX_VALUE, all(nRes), rowsScanned);
+      kept = new CensusIndex(c[0], c[1], c[2], c[3]);
+      scanned.incrementAndGet();
+      try {
+        kept.write(ref.dir(), mira.fs.Fs.REAL);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "not writing " + CensusIndex.FILE + " in " + ref.dir() + ": " + e);
+      }
+    }
+    long[] count = new long[nRes];
+    long[] errors = new long[nRes];
+    long[] first = new long[nRes];
+    long[] last = new long[nRes];
+    for (int i = 0; i < nRes; i++) {
+      count[i] = kept.records(i);
+      errors[i] = kept.errors(i);
+      first[i] = kept.first(i);
+      last[i] = kept.last(i);
+    }
+    return tallies(r, ref, si, res, new long[][] {count, errors, first, last}, scratch, new LongAdder());
+  }
+
+  private static boolean[] all(int n) {
+    boolean[] pass = new boolean[n];
+    java.util.Arrays.fill(pass, true);
+    return pass;
+  }
+
   private static Map<Object, Tally> scan(BlockReader r, BlockRef ref, Signal signal, int si, long from, long to,
       List<Term> where, LongAdder rowsScanned, LongAdder rowsMatched) throws CorruptBlockException {
     TableView res = Tables.get(r, TableFiles.RESOURCES);
@@ -213,6 +263,16 @@ public final class Census {
     if (!any) {
       return Map.of();
     }
+    long[][] counted = count(r, ref, signal, nRes, from, to, pass, rowsScanned);
+    return tallies(r, ref, si, res, counted, scratch, rowsMatched);
+  }
+
+  /**
+   * Counts the records of each resource of the block in {@code [from, to]} among those {@code pass}
+   * selects: {records, errors, first, last}, each indexed by resource.
+   */
+  private static long[][] count(BlockReader r, BlockRef ref, Signal signal, int nRes, long from, long to,
+      boolean[] pass, LongAdder rowsScanned) throws CorruptBlockException {
     long[] count = new long[nRes];
     long[] errors = new long[nRes];
     long[] first = new long[nRes];
@@ -284,6 +344,17 @@ public final class Census {
         }
       }
     }
+    return new long[][] {count, errors, first, last};
+  }
+
+  /** The tallies of the block's resources with records, grouped by entity key or attribute list. */
+  private static Map<Object, Tally> tallies(BlockReader r, BlockRef ref, int si, TableView res, long[][] counted,
+      Scratch scratch, LongAdder rowsMatched) throws CorruptBlockException {
+    int nRes = res.rows();
+    long[] count = counted[0];
+    long[] errors = counted[1];
+    long[] first = counted[2];
+    long[] last = counted[3];
     IntReader key = IntReader.of(res.column(ColumnNames.KEY));
     boolean[] used = new boolean[nRes];
     for (int i = 0; i < nRes; i++) {

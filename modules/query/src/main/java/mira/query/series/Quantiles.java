@@ -254,7 +254,7 @@ final class Quantiles {
       any = true;
       SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s, base, "summary");
       g.members++;
-      g.add(buckets, f.agg());
+      g.add(buckets, f.agg(), 0, buckets.length - 1);
     }
 
     /** A quantile no summary carries is a 400 naming those they do; so is a sum or count of several. */

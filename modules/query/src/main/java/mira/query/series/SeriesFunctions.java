@@ -66,21 +66,36 @@ final class SeriesFunctions {
       long[] start = c.start();
       double[] v = c.value();
       int n = time.length;
+      // Only the steps between the series' first and last point can hold a value: a week at a
+      // one-minute step is 10,081 steps, of which a series of an hour touches 60, so every pass
+      // below runs over those steps alone (the others stay NaN, which is what they would hold).
+      int lo = nb;
+      int hi = -1;
+      for (int i = 0; i < n; i++) {
+        int k = (int) ((time[i] - t0) / step);
+        lo = Math.min(lo, k);
+        hi = Math.max(hi, k);
+      }
       double[] buckets = new double[nb];
-      java.util.Arrays.fill(buckets, Double.NaN);
+      if (lo <= hi) {
+        java.util.Arrays.fill(buckets, lo, hi + 1, Double.NaN);
+      }
       switch (f.fn()) {
         case "rate", "increase" -> {
           increase(time, start, v, s.temporality == 1, q.from(), t0, step, buckets);
           if (f.fn().equals("rate")) {
-            for (int k = 0; k < nb; k++) {
+            for (int k = lo; k <= hi; k++) {
               buckets[k] = buckets[k] / (step / 1e9);
             }
           }
         }
-        default -> reduce(f.fn(), time, v, t0, step, buckets);
+        default -> {
+          java.util.Arrays.fill(buckets, Double.NaN);
+          reduce(f.fn(), time, v, t0, step, buckets);
+        }
       }
       Group g = group(groups, f, s);
-      g.add(buckets, f.agg());
+      g.add(buckets, f.agg(), lo, hi);
       for (int i = 0; i < n; i++) {
         for (SeriesResult.Exemplar x : pts.get(i).exemplars()) {
           g.exemplar((int) ((time[i] - t0) / step), x);
@@ -334,13 +349,14 @@ final class SeriesFunctions {
       this.attributes = attributes;
     }
 
-    void add(double[] b, String agg) {
+    /** Adds the steps {@code [lo, hi]} of {@code b} (those outside hold nothing, NaN). */
+    void add(double[] b, String agg, int lo, int hi) {
       if (acc == null) {
         acc = new double[b.length];
         n = new int[b.length];
         best = new SeriesResult.Exemplar[b.length];
       }
-      for (int k = 0; k < b.length; k++) {
+      for (int k = Math.max(lo, 0), end = Math.min(hi, b.length - 1); k <= end; k++) {
         double x = b[k];
         if (Double.isNaN(x)) {
           continue;

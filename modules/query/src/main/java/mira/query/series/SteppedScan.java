@@ -256,8 +256,25 @@ final class SteppedScan {
       List<BlockPartial.Piece> pieces, long from, long base, int nb) {
     Series s = pieces.get(0).shell();
     boolean delta = s.temporality == 1;
+    // Only the steps the pieces touch can hold a value (see SeriesFunctions.apply): every pass
+    // below runs over them alone.
+    int lo = nb;
+    int hi = -1;
+    for (BlockPartial.Piece p : pieces) {
+      int k = bucket(p.first().time(), f.step(), base);
+      lo = Math.min(lo, k);
+      hi = Math.max(hi, k);
+      for (int j = 0; j < p.steps().length; j++) {
+        if (p.sums()[j] != null) {
+          lo = Math.min(lo, (int) (p.steps()[j] - base));
+          hi = Math.max(hi, (int) (p.steps()[j] - base));
+        }
+      }
+    }
     double[] buckets = new double[nb];
-    Arrays.fill(buckets, Double.NaN);
+    if (lo <= hi) {
+      Arrays.fill(buckets, Math.max(lo, 0), Math.min(hi, nb - 1) + 1, Double.NaN);
+    }
     Series.Point prev = null;
     for (BlockPartial.Piece p : pieces) {
       add(buckets, bucket(p.first().time(), f.step(), base), BlockPartial.rateIncrease(p.first(), prev, delta, from));
@@ -269,12 +286,12 @@ final class SteppedScan {
       prev = p.last();
     }
     if (f.fn().equals("rate")) {
-      for (int k = 0; k < nb; k++) {
+      for (int k = Math.max(lo, 0), end = Math.min(hi, nb - 1); k <= end; k++) {
         buckets[k] = buckets[k] / (f.step() / 1e9);
       }
     }
     SeriesFunctions.Group g = SeriesFunctions.group(groups, f, s);
-    g.add(buckets, f.agg());
+    g.add(buckets, f.agg(), lo, hi);
     for (BlockPartial.Piece p : pieces) {
       for (int j = 0; j < p.steps().length; j++) {
         if (p.best()[j] != null) {

@@ -297,4 +297,117 @@ class CensusTest {
       dir = null;
     }
   }
+
+  /**
+   * A census counted whole writes each block's {@code census.idx}; a process without kept tallies
+   * then answers from those files without reading a row, and the same answer; a damaged file, or
+   * one that counts another number of resources, is ignored (the block is counted again) and the
+   * answer is still the same.
+   */
+  @Test
+  void theCensusFileGivesTheSameAnswerAndADamagedOneIsIgnored() throws Exception {
+    dir = Files.createTempDirectory("mira-census");
+    try {
+      Random rnd = new Random(7);
+      int seq = 1;
+      for (int si = 0; si < 3; si++) {
+        Signal signal = Census.SIGNALS.get(si);
+        for (int b = 0; b < 2; b++) {
+          var logs = ExportLogsServiceRequest.newBuilder();
+          var traces = ExportTraceServiceRequest.newBuilder();
+          var metrics = ExportMetricsServiceRequest.newBuilder();
+          for (int r = 0; r < RESOURCES.size(); r++) {
+            Resource res = Resource.newBuilder().addAllAttributes(RESOURCES.get(r)).build();
+            var scopeLogs = ScopeLogs.newBuilder();
+            var scopeSpans = ScopeSpans.newBuilder();
+            var gauge = Gauge.newBuilder();
+            for (int i = 0, n = 1 + rnd.nextInt(5); i < n; i++) {
+              long t = T0 + (1 + rnd.nextInt(300)) * S;
+              switch (signal) {
+                case LOGS -> scopeLogs.addLogRecords(LogRecord.newBuilder().setTimeUnixNano(t));
+                case TRACES -> scopeSpans.addSpans(Span.newBuilder().setName("s").setStartTimeUnixNano(t)
+                    .setEndTimeUnixNano(t + 5)
+                    .setTraceId(ByteString.copyFrom(bytes(rnd, 16))).setSpanId(ByteString.copyFrom(bytes(rnd, 8)))
+                    .setStatus(Status.newBuilder().setCodeValue(rnd.nextInt(3) == 0 ? 2 : 0)));
+                default -> gauge.addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(t).setAsInt(i));
+              }
+            }
+            switch (signal) {
+              case LOGS -> logs.addResourceLogs(ResourceLogs.newBuilder().setResource(res).addScopeLogs(scopeLogs));
+              case TRACES -> traces.addResourceSpans(ResourceSpans.newBuilder().setResource(res)
+                  .addScopeSpans(scopeSpans));
+              default -> metrics.addResourceMetrics(ResourceMetrics.newBuilder().setResource(res).addScopeMetrics(
+                  ScopeMetrics.newBuilder().addMetrics(Metric.newBuilder().setName("g").setGauge(gauge))));
+            }
+          }
+          Blocks.publish(dir, signal, "n", seq++, switch (signal) {
+            case LOGS -> logs.build();
+            case TRACES -> traces.build();
+            default -> metrics.build();
+          }, T0);
+        }
+      }
+      byte[] all = "{\"from\": \"0\", \"limit\": 1000}".getBytes(StandardCharsets.UTF_8);
+      BlockTallies.clear();
+      EntityList counted;
+      ServiceList countedServices;
+      try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
+        counted = q.entities(all);
+        countedServices = q.services("0", Long.toString(NOW));
+      }
+      assertThat(counted.stats().blocksScanned()).isEqualTo(6);
+      List<Path> files = censusFiles();
+      assertThat(files).as("one census.idx per block").hasSize(6);
+      for (Path f : files) {
+        assertThat(mira.block.index.CensusIndex.parse(Files.readAllBytes(f))).isNotNull();
+      }
+
+      // A new process: no kept tallies, every block answered from its file.
+      BlockTallies.clear();
+      try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
+        EntityList fromFiles = q.entities(all);
+        assertThat(fromFiles.stats().blocksScanned()).isZero();
+        assertThat(fromFiles.stats().rowsScanned()).isZero();
+        assertThat(fromFiles.entities()).isEqualTo(counted.entities());
+        assertThat(fromFiles.noIdentity()).isEqualTo(counted.noIdentity());
+        assertThat(q.services("0", Long.toString(NOW)).services()).usingRecursiveComparison()
+            .isEqualTo(countedServices.services());
+      }
+
+      // Damaged: one byte flipped in every file but the last, which counts one resource too many.
+      for (int i = 0; i < files.size() - 1; i++) {
+        byte[] b = Files.readAllBytes(files.get(i));
+        b[b.length / 2] ^= 0x40;
+        Files.write(files.get(i), b);
+      }
+      Path last = files.get(files.size() - 1);
+      mira.block.index.CensusIndex good = mira.block.index.CensusIndex.parse(Files.readAllBytes(last));
+      int n = good.resources() + 1;
+      long[] big = new long[n];
+      java.util.Arrays.fill(big, 1_000_000);
+      Files.write(last, new mira.block.index.CensusIndex(big, new long[n], big.clone(), big.clone()).toBytes());
+      BlockTallies.clear();
+      try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
+        EntityList recounted = q.entities(all);
+        assertThat(recounted.stats().blocksScanned()).as("every damaged file ignored").isEqualTo(6);
+        assertThat(recounted.entities()).isEqualTo(counted.entities());
+        assertThat(recounted.noIdentity()).isEqualTo(counted.noIdentity());
+      }
+      // ... and written again, sound.
+      for (Path f : censusFiles()) {
+        assertThat(mira.block.index.CensusIndex.parse(Files.readAllBytes(f))).isNotNull();
+      }
+      assertThat(censusFiles()).hasSize(6);
+    } finally {
+      BlockTallies.clear();
+      clean();
+      dir = null;
+    }
+  }
+
+  private List<Path> censusFiles() throws java.io.IOException {
+    try (var s = Files.walk(dir)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(mira.block.index.CensusIndex.FILE)).sorted().toList();
+    }
+  }
 }

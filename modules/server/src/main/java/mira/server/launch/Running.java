@@ -14,6 +14,7 @@ import mira.alert.RulesException;
 import mira.alert.RulesFile;
 import mira.cluster.Cluster;
 import mira.cluster.Peers;
+import mira.block.read.MappedBlockReader;
 import mira.query.LocalQueries;
 import mira.server.api.Api;
 import mira.server.config.Config;
@@ -56,6 +57,9 @@ public final class Running implements AutoCloseable {
    * @throws StartupException with a one-line reason the node cannot start
    */
   public static Running start(Config config, Path mountinfo) throws StartupException {
+    // Beside the start, on a core the start mostly leaves idle: what the first table load of the
+    // process would otherwise initialise while a query waits (MappedBlockReader.initialiseClasses).
+    Thread.ofPlatform().name("init-classes").daemon().start(MappedBlockReader::initialiseClasses);
     // A bad rules file stops the start, before anything is opened: the first page is exactly when
     // nobody is reading logs, so it is refused now rather than then.
     Rules rules = Rules.NONE;
