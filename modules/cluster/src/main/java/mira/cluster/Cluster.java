@@ -33,6 +33,7 @@ import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Searcher;
 import mira.query.doc.Term;
+import mira.query.render.ResponseJson;
 import mira.query.render.TermJson;
 import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
@@ -135,6 +136,25 @@ public final class Cluster {
     Tally tally = new Tally();
     SearchResult r = page(q, tally);
     return new Answer<>(r, tally.sources());
+  }
+
+  /**
+   * {@code POST /api/v1/query} as the answer's bytes: one page of every node's rows, in the one
+   * total order, the same page {@link #search} gives rendered, but merged from the nodes' rendered
+   * pages by position and written by copying the chosen rows ({@link RenderedPage}): no peer's row
+   * is parsed into fields, and no row is rendered twice. Sources null: no peers were asked.
+   */
+  public Answer<byte[]> searchRendered(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    SearchQuery q = Documents.search(document, now);
+    if (!fansOut()) {
+      return new Answer<>(ResponseJson.search(local.search(q)), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<RenderedPage> parts = gather(tally, () -> RenderedPage.of(local.search(q)), "POST", "/api/v1/query",
+        TermJson.search(q), now, RenderedPage::read);
+    return new Answer<>(RenderedPage.merge(parts, q.limit(), started), tally.sources());
   }
 
   /** {@code GET /api/v1/traces/{id}}: the trace's spans from every node. */
