@@ -354,9 +354,9 @@ public final class Cluster {
   /**
    * A peer's answer: its status and node, and the typed answer read from a 200 (on the HTTP
    * client's threads, as it arrives, so several peers' answers are read in parallel) or why it
-   * could not be.
+   * could not be; {@code done} is when it was read ({@link System#nanoTime}).
    */
-  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable) {}
+  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable, long done) {}
 
   /**
    * Asks every peer (not known to be this node) and this node, and returns the answers of those
@@ -396,7 +396,8 @@ public final class Cluster {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while waiting for peers");
       }
-      long took = millis(System.nanoTime() - started);
+      // When this peer's part was in hand, not when this loop came to it after the others.
+      long took = millis((reply != null ? reply.done() : System.nanoTime()) - started);
       String peerNode = reply == null ? names.get(address) : reply.node();
       if (reply != null && reply.node() != null) {
         names.put(address, reply.node());
@@ -438,12 +439,13 @@ public final class Cluster {
         .thenApply(r -> {
           String node = r.headers().firstValue(NODE).orElse(null);
           if (r.statusCode() != 200 || this.node.equals(node)) {
-            return new Reply<T>(r.statusCode(), node, r.body(), null, null);
+            return new Reply<T>(r.statusCode(), node, r.body(), null, null, System.nanoTime());
           }
           try {
-            return new Reply<>(200, node, r.body(), parse.parse(r.body()), null);
+            T parsed = parse.parse(r.body());
+            return new Reply<>(200, node, r.body(), parsed, null, System.nanoTime());
           } catch (IOException | RuntimeException x) {
-            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()));
+            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()), System.nanoTime());
           }
         });
   }
