@@ -33,6 +33,7 @@ import mira.query.doc.SearchQuery;
 import mira.query.doc.SeriesQuery;
 import mira.query.doc.Searcher;
 import mira.query.doc.Term;
+import mira.query.render.ResponseJson;
 import mira.query.render.TermJson;
 import mira.query.result.AttributeList;
 import mira.query.result.BusyException;
@@ -135,6 +136,25 @@ public final class Cluster {
     Tally tally = new Tally();
     SearchResult r = page(q, tally);
     return new Answer<>(r, tally.sources());
+  }
+
+  /**
+   * {@code POST /api/v1/query} as the answer's bytes: one page of every node's rows, in the one
+   * total order, the same page {@link #search} gives rendered, but merged from the nodes' rendered
+   * pages by position and written by copying the chosen rows ({@link RenderedPage}): no peer's row
+   * is parsed into fields, and no row is rendered twice. Sources null: no peers were asked.
+   */
+  public Answer<byte[]> searchRendered(byte[] document) throws QueryException, BusyException, IOException {
+    long now = local.now();
+    SearchQuery q = Documents.search(document, now);
+    if (!fansOut()) {
+      return new Answer<>(ResponseJson.search(local.search(q)), null);
+    }
+    long started = System.nanoTime();
+    Tally tally = new Tally();
+    List<RenderedPage> parts = gather(tally, () -> RenderedPage.of(local.search(q)), "POST", "/api/v1/query",
+        TermJson.search(q), now, RenderedPage::read);
+    return new Answer<>(RenderedPage.merge(parts, q.limit(), started), tally.sources());
   }
 
   /** {@code GET /api/v1/traces/{id}}: the trace's spans from every node. */
@@ -334,9 +354,9 @@ public final class Cluster {
   /**
    * A peer's answer: its status and node, and the typed answer read from a 200 (on the HTTP
    * client's threads, as it arrives, so several peers' answers are read in parallel) or why it
-   * could not be.
+   * could not be; {@code done} is when it was read ({@link System#nanoTime}).
    */
-  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable) {}
+  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable, long done) {}
 
   /**
    * Asks every peer (not known to be this node) and this node, and returns the answers of those
@@ -376,7 +396,8 @@ public final class Cluster {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while waiting for peers");
       }
-      long took = millis(System.nanoTime() - started);
+      // When this peer's part was in hand, not when this loop came to it after the others.
+      long took = millis((reply != null ? reply.done() : System.nanoTime()) - started);
       String peerNode = reply == null ? names.get(address) : reply.node();
       if (reply != null && reply.node() != null) {
         names.put(address, reply.node());
@@ -418,12 +439,13 @@ public final class Cluster {
         .thenApply(r -> {
           String node = r.headers().firstValue(NODE).orElse(null);
           if (r.statusCode() != 200 || this.node.equals(node)) {
-            return new Reply<T>(r.statusCode(), node, r.body(), null, null);
+            return new Reply<T>(r.statusCode(), node, r.body(), null, null, System.nanoTime());
           }
           try {
-            return new Reply<>(200, node, r.body(), parse.parse(r.body()), null);
+            T parsed = parse.parse(r.body());
+            return new Reply<>(200, node, r.body(), parsed, null, System.nanoTime());
           } catch (IOException | RuntimeException x) {
-            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()));
+            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()), System.nanoTime());
           }
         });
   }

@@ -98,7 +98,7 @@ public final class QueryRoutes {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() && req.headers().contains(COUNT) ? () -> count(doc, hop.getAsLong())
             : hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
-            : () -> cluster(cluster.search(doc), ResponseJson::search));
+            : () -> cluster(cluster.searchRendered(doc), rendered -> rendered));
       }
     }));
     r.any("/api/v1/series", only(Method.POST, (req, res) -> {

@@ -20,6 +20,7 @@ import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -28,6 +29,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import mira.client.ResultReader;
+import mira.cluster.Cluster;
+import mira.cluster.Peers;
+import mira.query.render.ResponseJson;
 import mira.query.result.Row;
 import mira.query.result.SearchResult;
 import mira.query.result.ServiceList;
@@ -151,6 +155,15 @@ class ClusterE2eTest {
         } while (after != null && pages < 20);
         assertThat(seen).doesNotHaveDuplicates();
         assertThat(new HashSet<>(seen)).isEqualTo(oracle);
+
+        // The page merged from the nodes' rendered rows is the page of the typed merge, rendered:
+        // same rows in the same order, same next.
+        String doc = "{\"signal\": \"logs\", \"limit\": 20}";
+        Map<String, Object> spliced = obj(post(at, "/api/v1/query", doc));
+        Cluster typed = new Cluster("n" + nodes.indexOf(at), at.queries, Peers.parse(peers), Duration.ofSeconds(10));
+        Map<String, Object> rendered = map(QueryApiTest.parse(ResponseJson.search(typed.search(doc.getBytes()).result())));
+        assertThat(QueryApiTest.rows(spliced)).hasSize(20).isEqualTo(QueryApiTest.rows(rendered));
+        assertThat(spliced.get("next")).isNotNull().isEqualTo(rendered.get("next"));
 
         // The trace comes back whole although its spans are on two nodes.
         HttpExchange t = get(at, "/api/v1/traces/" + traceId);
