@@ -148,7 +148,6 @@ public abstract class Batch {
     return n;
   }
 
-<<<<<<< HEAD
   /**
    * Heap bytes held by this batch's largest column: growing it copies it into an array twice its
    * size while it is still held, the largest single step by which appending makes the batch grow.
@@ -161,7 +160,8 @@ public abstract class Batch {
       }
     }
     return n;
-=======
+  }
+
   /** The lengths of every column's arrays (see {@link mira.block.column.Capacities}). */
   public final mira.block.column.Capacities capacities() {
     mira.block.column.Capacities out = new mira.block.column.Capacities();
@@ -180,7 +180,6 @@ public abstract class Batch {
     for (Table t : tables) {
       t.reserve(in);
     }
->>>>>>> ingest2
   }
 
   public final int resourceCount() {
