@@ -59,6 +59,15 @@ public final class Compactor {
   /** As {@link #sweep(Path, String, long, ColdFormat, BufferAllocator)}, writing through {@code files}. */
   public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, ColdFormat format, BufferAllocator allocator,
       Fs files) throws IOException {
+    return sweep(dataDir, nodeHex, nowNanos, format, allocator, files, () -> false);
+  }
+
+  /**
+   * As above, asking {@code stop} before each block: once it says true the sweep ends after the
+   * block under way, so a node shutting down never has a compaction cut in the middle of a write.
+   */
+  public static List<Path> sweep(Path dataDir, String nodeHex, long nowNanos, ColdFormat format, BufferAllocator allocator,
+      Fs files, java.util.function.BooleanSupplier stop) throws IOException {
     // Hot blocks first, oldest first; then cold blocks written in another format than the one
     // asked for (the setting changed, or they predate formats), so a change of retention.cold_format
     // reaches every block in time.
@@ -83,7 +92,7 @@ public final class Compactor {
     candidates.addAll(reformat);
     List<Path> done = new ArrayList<>();
     for (BlockRef r : candidates) {
-      if (done.size() >= MAX_PER_SWEEP) {
+      if (done.size() >= MAX_PER_SWEEP || stop.getAsBoolean()) {
         break;
       }
       try {

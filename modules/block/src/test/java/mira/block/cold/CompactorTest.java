@@ -194,4 +194,28 @@ class CompactorTest {
       assertThat(a.getAllocatedMemory()).isZero();
     }
   }
+
+  /** A sweep told to stop ends after the block under way: one of two old blocks compacted, the other untouched. */
+  @Test
+  void aSweepAskedToStopEndsAfterTheBlockUnderWay() throws Exception {
+    try (RootAllocator a = new RootAllocator()) {
+      ExportLogsServiceRequest req = sample(200);
+      byte[] b = req.toByteArray();
+      Publisher p = new Publisher(data, Signal.LOGS, "n", a);
+      Path first = p.publish(new LogsDecoder().decode(b, 0, b.length, T0), 0, 0);
+      Path second = p.publish(new LogsDecoder().decode(b, 0, b.length, T0), 1, 0);
+      assertThat(first).isNotEqualTo(second);
+      long later = T0 + 2 * Compactor.COLD_AFTER_NS;
+      int[] asked = new int[1];
+      List<Path> done = Compactor.sweep(data, "0000abcd", later, ColdFormat.MIRA, a, mira.fs.Fs.REAL,
+          () -> asked[0]++ > 0);
+      assertThat(done).hasSize(1);
+      Path other = done.get(0).equals(first) ? second : first;
+      assertThat(ColdMarker.isCold(done.get(0))).isTrue();
+      assertThat(ColdMarker.isCold(other)).as("not started").isFalse();
+      assertThat(LogsReadBack.readBack(other)).containsExactlyElementsOf(LogsReadBack.flatten(req));
+      assertThat(Compactor.sweep(data, "0000abcd", later, ColdFormat.MIRA, a)).containsExactly(other);
+      assertThat(a.getAllocatedMemory()).isZero();
+    }
+  }
 }

@@ -164,12 +164,24 @@ public final class Running implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Stops the node, each part even if one before it fails: a failure in one part (logged) must not
+   * leave the ingest shards unsealed or their threads running, which would keep the process alive.
+   */
   @Override
   public void close() {
-    server.close();
-    alerting.close();
-    retention.close();
-    ingest.close(SHUTDOWN_BUDGET);
-    queries.close();
+    closing("listeners", server::close);
+    closing("alerting", alerting::close);
+    closing("retention", retention::close);
+    closing("ingest", () -> ingest.close(SHUTDOWN_BUDGET));
+    closing("queries", queries::close);
+  }
+
+  private static void closing(String part, Runnable close) {
+    try {
+      close.run();
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.ERROR, "stopping " + part + " failed; going on with the rest: " + e, e);
+    }
   }
 }

@@ -43,6 +43,8 @@ public final class RetentionSweeper implements AutoCloseable {
   private final AtomicLong bytesRemoved = new AtomicLong();
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final AtomicBoolean stallReported = new AtomicBoolean();
+  /** Set by {@link #close}: the sweep stops after the block it is compacting, and the loop ends. */
+  private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
 
   /**
    * @param node this node's name: staged cold-tier files carry its id
@@ -66,10 +68,12 @@ public final class RetentionSweeper implements AutoCloseable {
   }
 
   private void loop() {
-    while (!Thread.currentThread().isInterrupted()) {
+    while (!Thread.currentThread().isInterrupted() && closing.getCount() > 0) {
       sweepOnce();
       try {
-        Thread.sleep(interval.toMillis());
+        if (closing.await(interval.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+          return;
+        }
       } catch (InterruptedException e) {
         return;
       }
@@ -100,7 +104,8 @@ public final class RetentionSweeper implements AutoCloseable {
       if (s.blocks() > 0) {
         LOG.log(Level.INFO, "retention removed " + s.blocks() + " blocks (" + s.bytes() + " bytes) older than " + ttl);
       }
-      List<Path> cold = Compactor.sweep(dataDir, nodeHex, clock.getAsLong() * 1_000_000L, format, allocator);
+      List<Path> cold = Compactor.sweep(dataDir, nodeHex, clock.getAsLong() * 1_000_000L, format, allocator,
+          mira.fs.Fs.REAL, () -> closing.getCount() == 0);
       blocksCompacted.addAndGet(cold.size());
     } catch (Exception e) {
       lastError.set(e.toString());
@@ -144,16 +149,31 @@ public final class RetentionSweeper implements AutoCloseable {
     return blocksCompacted.get();
   }
 
+  /**
+   * Stops the sweeps. A compaction under way finishes its block (a second or so for a full one)
+   * rather than being interrupted: an interrupt closes the files it reads and writes part-way, and
+   * the buffers Arrow had read for it were then never released. Only a sweep still running after
+   * 30 s is interrupted. Buffers still held at the end are logged, not thrown: the process is
+   * stopping, and the rest of the node (the ingest shards' last seal) must still be closed.
+   */
   @Override
   public void close() {
+    closing.countDown();
     watch.interrupt();
-    thread.interrupt();
     try {
       watch.join(5_000);
       thread.join(30_000);
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(5_000);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    allocator.close();
+    try {
+      allocator.close();
+    } catch (IllegalStateException e) {
+      LOG.log(Level.WARNING, "retention: buffers still held at shutdown: " + e.getMessage().lines().findFirst().orElse(""));
+    }
   }
 }
