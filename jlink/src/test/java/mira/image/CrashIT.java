@@ -23,8 +23,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import mira.block.catalog.BlockName;
 import mira.block.testing.ArrowTables;
+import mira.proto.wire.Signal;
+import mira.wal.Wal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,6 +170,51 @@ class CrashIT {
     assertThat(again.stderr()).contains("write-ahead log: " + seg.getFileName()).contains("checksum mismatch");
     assertThat(storedMarkers(data).keySet()).as("the frames before the damage were replayed")
         .contains("t-0-0", "t-0-1", "t-1-0", "t-1-1");
+  }
+
+  /**
+   * A node that died with more logged exports than its heap can hold decoded (here 8,000 of them,
+   * written straight into its log) starts under the smallest heap the launcher picks and stores
+   * every one: replay reads the log one frame at a time behind the running flushers instead of
+   * decoding it all before they start.
+   */
+  @Test
+  @Timeout(240)
+  void aLogLargerThanTheHeapReplaysUnderTheSmallestHeap() throws Exception {
+    int frames = 8000;
+    int perFrame = 25;
+    Path data = cwd.resolve("data");
+    Path walDir = data.resolve("wal").resolve(BlockName.nodeHex(BlockName.nodeId("small")));
+    long now = System.currentTimeMillis() * 1_000_000L;
+    try (Wal w = Wal.open(walDir, Signal.values().length, 4 << 20, new long[Signal.values().length],
+        (c, s, b) -> true, mira.fs.Fs.REAL).wal()) {
+      for (int f = 0; f < frames; f++) {
+        ScopeLogs.Builder scope = ScopeLogs.newBuilder();
+        for (int i = 0; i < perFrame; i++) {
+          scope.addLogRecords(LogRecord.newBuilder().setTimeUnixNano(now + f)
+              .setBody(AnyValue.newBuilder().setStringValue("r-" + f + "-" + i)));
+        }
+        byte[] body = ExportLogsServiceRequest.newBuilder()
+            .addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(scope)).build().toByteArray();
+        w.append(Signal.LOGS.ordinal(), body, 0, body.length, seq -> {});
+      }
+    }
+    Path cgroup = Files.createDirectories(cwd.resolve("cgroup"));
+    Files.writeString(cgroup.resolve("memory.max"), (256L << 20) + "\n");
+    String[] args = {"serve", "--data-dir", data.toString(), "--node", "small",
+        "--grpc-listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:" + freePort()};
+    try (Launched m = Launched.start(cwd, Map.of("MIRA_CGROUP_ROOT", cgroup.toString()), args)) {
+      m.awaitListening(Duration.ofSeconds(120));
+      String cmdline = Files.readString(Path.of("/proc/" + m.process.pid() + "/cmdline")).replace('\0', ' ');
+      assertThat(cmdline).as("the launcher's smallest heap").contains("-Xmx64m");
+      m.terminate();
+      assertThat(m.awaitExit(Duration.ofSeconds(60))).as(m.stderr()).isZero();
+      assertThat(m.stdout() + m.stderr()).doesNotContain("OutOfMemoryError")
+          .contains("write-ahead log: replayed " + frames + " exports");
+    }
+    Map<String, Integer> stored = storedMarkers(data);
+    assertThat(stored).as("records stored").hasSize(frames * perFrame);
+    assertThat(stored.values()).as("each stored once").containsOnly(1);
   }
 
   /**

@@ -126,19 +126,143 @@ public final class Wal implements AutoCloseable {
     if (watermarks.length != channels) {
       throw new IllegalArgumentException(watermarks.length + " watermarks for " + channels + " channels");
     }
-    files.createDirectoriesDurably(dir);
-    Wal w = new Wal(dir, channels, maxBody, segmentBytes, files);
-    Replayed r = w.recover(watermarks, replay);
-    w.roll();
-    return new Opened(w, r);
+    Recovering r = recover(dir, channels, maxBody, watermarks, segmentBytes, files);
+    return new Opened(r.wal(), r.replay(replay));
   }
 
   /** The log and what opening it replayed. */
   public record Opened(Wal wal, Replayed replayed) {}
 
+  /**
+   * Opens the log in {@code dir} as {@link #open(Path, int, int, long[], Replay, Fs)} does, but
+   * hands back the frames to replay instead of replaying them: the log is ready for appends and
+   * publications at once, and {@link Recovering#replay} reads the frames one at a time from their
+   * segments afterwards. The owner can so start what consumes the frames first, and replay a log
+   * of any size with backpressure, never holding more than one frame's body.
+   */
+  public static Recovering recover(Path dir, int channels, int maxBody, long[] watermarks, Fs files)
+      throws IOException {
+    return recover(dir, channels, maxBody, watermarks, SEGMENT_BYTES, files);
+  }
+
+  static Recovering recover(Path dir, int channels, int maxBody, long[] watermarks, long segmentBytes, Fs files)
+      throws IOException {
+    if (watermarks.length != channels) {
+      throw new IllegalArgumentException(watermarks.length + " watermarks for " + channels + " channels");
+    }
+    files.createDirectoriesDurably(dir);
+    Wal w = new Wal(dir, channels, maxBody, segmentBytes, files);
+    Recovering r = w.recover(watermarks);
+    w.roll();
+    return r;
+  }
+
+  /** Where one frame to replay lies: its segment and the offset of its header. */
+  private record Found(int channel, long seq, Path segment, long at, int len) {}
+
+  /**
+   * A log opened by {@link #recover}, with the frames it found that no published block holds. Each
+   * is pending in the log until published or refused by the replay handler.
+   */
+  public static final class Recovering {
+    private final Wal wal;
+    private final List<Found> found;
+    private final long skipped;
+    private final int damaged;
+    private final long unreadable;
+    private final List<String> notes;
+    private boolean replayed;
+
+    private Recovering(Wal wal, List<Found> found, long skipped, int damaged, long unreadable, List<String> notes) {
+      this.wal = wal;
+      this.found = found;
+      this.skipped = skipped;
+      this.damaged = damaged;
+      this.unreadable = unreadable;
+      this.notes = notes;
+    }
+
+    /** The log, accepting appends. */
+    public Wal wal() {
+      return wal;
+    }
+
+    /** Frames to replay. */
+    public int frames() {
+      return found.size();
+    }
+
+    /**
+     * Reads each frame found at open, in log order, and hands it to {@code replay}, which may block
+     * (that is the backpressure). Once only.
+     */
+    public Replayed replay(Replay replay) throws IOException {
+      if (replayed) {
+        throw new IllegalStateException("already replayed");
+      }
+      replayed = true;
+      long done = 0;
+      long refused = 0;
+      List<String> problems = new ArrayList<>(notes);
+      FileChannel ch = null;
+      Path open = null;
+      try {
+        for (Found f : found) {
+          if (!f.segment().equals(open)) {
+            if (ch != null) {
+              ch.close();
+            }
+            ch = FileChannel.open(f.segment(), StandardOpenOption.READ);
+            open = f.segment();
+          }
+          byte[] body = wal.reread(ch, f);
+          if (body == null) {
+            problems.add(open.getFileName() + ": the frame at offset " + f.at() + " changed after the log was opened");
+          }
+          if (body != null && replay.frame(f.channel(), f.seq(), body)) {
+            done++;
+          } else {
+            wal.refused(f.channel(), f.seq());
+            refused++;
+          }
+        }
+      } finally {
+        if (ch != null) {
+          ch.close();
+        }
+      }
+      found.clear();
+      return new Replayed(done, skipped, refused, damaged, unreadable, problems);
+    }
+  }
+
+  /** The body of a frame found at open, checked again, or null if it no longer checks. */
+  private byte[] reread(FileChannel ch, Found f) throws IOException {
+    ByteBuffer frame = ByteBuffer.allocate(Frame.HEADER + f.len() + Frame.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+    if (!readFully(ch, frame, f.at())) {
+      return null;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(frame.array(), 0, Frame.HEADER + f.len());
+    if ((int) crc.getValue() != frame.getInt(Frame.HEADER + f.len()) || frame.getLong(8) != f.seq()) {
+      return null;
+    }
+    return Arrays.copyOfRange(frame.array(), Frame.HEADER, Frame.HEADER + f.len());
+  }
+
+  /** Retires a frame the replay handler could not use. */
+  private void refused(int channel, long seq) {
+    lock.lock();
+    try {
+      pending[channel].remove(seq);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Sees each whole, checksummed frame of a segment in order. */
   private interface FrameVisitor {
-    void frame(int channel, long seq, byte[] body, long frameBytes);
+    void frame(int channel, long seq, byte[] body, long frameBytes, long at);
   }
 
   /**
@@ -182,7 +306,7 @@ public final class Wal implements AutoCloseable {
               problem = "unknown channel " + channel;
             } else {
               long frame = Frame.HEADER + len + Frame.TRAILER;
-              visit.frame(channel, seq, Arrays.copyOf(body.array(), len), frame);
+              visit.frame(channel, seq, Arrays.copyOf(body.array(), len), frame, pos);
               pos += frame;
               continue;
             }
@@ -196,7 +320,7 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  private Replayed recover(long[] watermarks, Replay replay) throws IOException {
+  private Recovering recover(long[] watermarks) throws IOException {
     List<Long> firsts = new ArrayList<>();
     for (Path p : files.list(dir, "*.wal")) {
       long first = Segment.parse(p.getFileName().toString());
@@ -214,7 +338,7 @@ public final class Wal implements AutoCloseable {
     long[] ignored = new long[1];
     for (long first : firsts) {
       Segment seg = new Segment(dir.resolve(Segment.name(first)), first);
-      scan(seg, (channel, seq, body, bytes) -> {
+      scan(seg, (channel, seq, body, bytes, at) -> {
         if (channel == PUBLISHED) {
           ByteBuffer b = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
           while (b.remaining() >= 8) {
@@ -223,8 +347,9 @@ public final class Wal implements AutoCloseable {
         }
       }, ignored);
     }
-    // Pass 2: replay the rest.
-    long[] counts = new long[3]; // replayed, skipped, rejected
+    // Pass 2: find the rest (replayed later, one frame at a time, by Recovering.replay).
+    long[] counts = new long[1]; // skipped
+    List<Found> found = new ArrayList<>();
     int damaged = 0;
     long unreadable = 0;
     List<String> notes = new ArrayList<>();
@@ -234,7 +359,7 @@ public final class Wal implements AutoCloseable {
       // new sequences (and the next segment's name) must stay above it.
       maxSeq[0] = Math.max(maxSeq[0], first);
       long[] lost = new long[1];
-      String problem = scan(seg, (channel, seq, body, bytes) -> {
+      String problem = scan(seg, (channel, seq, body, bytes, at) -> {
         maxSeq[0] = Math.max(maxSeq[0], seq);
         seg.lastSeq = Math.max(seg.lastSeq, seq);
         seg.bytes += bytes;
@@ -243,16 +368,11 @@ public final class Wal implements AutoCloseable {
           return;
         }
         if (seq < watermarks[channel] || inBlocks.contains(seq)) {
-          counts[1]++;
+          counts[0]++;
           return;
         }
         pending[channel].add(seq);
-        if (replay.frame(channel, seq, body)) {
-          counts[0]++;
-        } else {
-          pending[channel].remove(seq);
-          counts[2]++;
-        }
+        found.add(new Found(channel, seq, seg.path, at, body.length));
       }, lost);
       if (problem != null) {
         damaged++;
@@ -262,7 +382,7 @@ public final class Wal implements AutoCloseable {
       segments.add(seg);
     }
     next = maxSeq[0] + 1;
-    return new Replayed(counts[0], counts[1], counts[2], damaged, unreadable, notes);
+    return new Recovering(this, found, counts[0], damaged, unreadable, notes);
   }
 
   private static boolean readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {

@@ -216,6 +216,60 @@ class WalTest {
   }
 
   @Test
+  void recoveringAcceptsAppendsAndPublicationsBeforeItsFramesAreReplayed() throws Exception {
+    try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
+      for (int i = 0; i < 40; i++) {
+        append(w, i % 3, "frame " + i);
+      }
+    }
+    Wal.Recovering r = Wal.recover(dir, 3, MAX, new long[3], 4096, mira.fs.Fs.REAL);
+    try (Wal w = r.wal()) {
+      assertThat(r.frames()).isEqualTo(40);
+      assertThat(w.pendingCount(0)).as("found frames are pending before they are replayed").isEqualTo(14);
+      long fresh = append(w, 1, "new");
+      assertThat(fresh).as("appends continue above every frame found").isEqualTo(40);
+      List<Got> got = new ArrayList<>();
+      Replayed replayed = r.replay((c, s, b) -> {
+        // The consumer publishes what it is handed while replay goes on, as the flushers do.
+        w.published(c, new long[] {s});
+        return got.add(new Got(c, s, new String(b, StandardCharsets.UTF_8)));
+      });
+      assertThat(replayed.replayed()).isEqualTo(40);
+      assertThat(got).hasSize(40);
+      assertThat(got.get(17)).isEqualTo(new Got(2, 17, "frame 17"));
+      assertThat(got).extracting(Got::seq).isSorted();
+      assertThat(w.pendingCount(0)).isZero();
+      assertThat(w.pendingCount(1)).as("only the new frame").isEqualTo(1);
+      assertThatThrownBy(() -> r.replay((c, s, b) -> true)).isInstanceOf(IllegalStateException.class);
+    }
+    List<Got> again = new ArrayList<>();
+    try (Wal w = open(new long[3], again).wal()) {
+      assertThat(again).as("published during replay, so skipped by the next open").containsExactly(new Got(1, 40, "new"));
+    }
+  }
+
+  @Test
+  void aFrameChangedBetweenOpenAndReplayIsRefusedAndSaidSo() throws Exception {
+    try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
+      append(w, 0, "first");
+      append(w, 0, "second");
+    }
+    Path seg = segments().getFirst();
+    Wal.Recovering r = Wal.recover(dir, 3, MAX, new long[3], 4096, mira.fs.Fs.REAL);
+    byte[] b = Files.readAllBytes(seg);
+    b[b.length - 6] ^= 0x01; // inside the second frame's body
+    Files.write(seg, b);
+    List<String> got = new ArrayList<>();
+    try (Wal w = r.wal()) {
+      Replayed replayed = r.replay((c, s, body) -> got.add(new String(body, StandardCharsets.UTF_8)));
+      assertThat(got).containsExactly("first");
+      assertThat(replayed.rejected()).isEqualTo(1);
+      assertThat(replayed.notes()).anyMatch(n -> n.contains("changed after the log was opened"));
+      assertThat(w.pendingCount(0)).as("the refused frame is retired").isEqualTo(1);
+    }
+  }
+
+  @Test
   void aFrameTheHandlerRefusesIsRetired() throws Exception {
     try (Wal w = open(new long[3], new ArrayList<>()).wal()) {
       append(w, 2, "undecodable");

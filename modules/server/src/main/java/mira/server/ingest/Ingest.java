@@ -136,6 +136,7 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     Ingest in = new Ingest(new RootAllocator(), onFatal, o.admitWait(), new HeapBudget(o.heapBudget()));
     int depth = Math.max(1, (o.queueTotal() + o.shards() - 1) / o.shards());
     Publisher[] publishers = new Publisher[Signal.values().length];
+    Wal.Recovering recovering = null;
     long[] watermarks = new long[publishers.length];
     for (Signal s : Signal.values()) {
       Publisher p = new Publisher(dataDir, s, o.node(), in.allocator, files);
@@ -148,10 +149,8 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     }
     if (o.wal()) {
       Path walDir = dataDir.resolve("wal").resolve(mira.block.catalog.BlockName.nodeHex(mira.block.catalog.BlockName.nodeId(o.node())));
-      in.replays = new ArrayList<>();
-      Wal.Opened opened = Wal.open(walDir, publishers.length, o.maxRequestBytes(), watermarks, in::keepReplayed, files);
-      in.wal = opened.wal();
-      in.replayed = opened.replayed();
+      recovering = Wal.recover(walDir, publishers.length, o.maxRequestBytes(), watermarks, files);
+      in.wal = recovering.wal();
     }
     for (Signal s : Signal.values()) {
       Publisher p = publishers[s.ordinal()];
@@ -171,37 +170,52 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
       t.start();
     }
     if (in.wal != null) {
-      in.requeueReplayed();
+      try {
+        in.replayed = recovering.replay(in::requeueReplayed);
+      } catch (IOException | RuntimeException e) {
+        in.close();
+        throw e;
+      }
+      in.logReplayed();
       in.maintenance = Thread.ofPlatform().daemon().name("wal-sync").start(in::maintain);
     }
     return in;
   }
 
-  /** Frames found at open, decoded; queued once the flushers run. */
-  private List<Job> replays;
   private Wal wal;
   private Replayed replayed;
   private Thread maintenance;
 
-  private boolean keepReplayed(int channel, long seq, byte[] body) {
+  /**
+   * Decodes one logged export found at open and queues it on its shard, with the flushers already
+   * running: replay waits for a queue slot and for room in the heap budget as a request would (but
+   * never sheds), so a log of any size replays in bounded memory.
+   */
+  private boolean requeueReplayed(int channel, long seq, byte[] body) {
     Signal s = Signal.values()[channel];
+    Batch b;
     try {
-      Batch b = Decoders.decode(s, body, 0, body.length, System.currentTimeMillis() * 1_000_000L);
-      replays.add(new Job(b, b.records(), seq, null));
-      return true;
+      b = Decoders.decode(s, body, 0, body.length, System.currentTimeMillis() * 1_000_000L);
     } catch (WireException | TooLargeException | RuntimeException e) {
       LOG.log(Level.WARNING, s.dir() + ": logged export " + seq + " does not decode and is dropped: " + e.getMessage());
       return false;
     }
+    long held = b.capacityBytes();
+    while (!budget.tryTake(held)) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        // Startup is not interruptible in parts: finish queueing what the log holds.
+      }
+    }
+    Flusher[] fs = shards.get(s);
+    Flusher f = fs[(int) Math.floorMod(seq, (long) fs.length)];
+    f.slots().acquireUninterruptibly();
+    f.enqueue(new Job(b, b.records(), seq, null, held));
+    return true;
   }
 
-  private void requeueReplayed() {
-    for (Job j : replays) {
-      Flusher[] fs = shards.get(j.batch().signal());
-      Flusher f = fs[(int) Math.floorMod(j.seq(), (long) fs.length)];
-      f.slots().acquireUninterruptibly();
-      f.enqueue(j);
-    }
+  private void logReplayed() {
     if (replayed.replayed() > 0 || replayed.damaged() > 0 || replayed.rejected() > 0) {
       LOG.log(Level.INFO, "write-ahead log: replayed " + replayed.replayed() + " exports, " + replayed.skipped()
           + " already published, " + replayed.rejected() + " undecodable and dropped");
@@ -209,7 +223,6 @@ public final class Ingest implements IngestSink, OpenBlocks, AutoCloseable {
     for (String note : replayed.notes()) {
       LOG.log(Level.WARNING, "write-ahead log: " + note);
     }
-    replays = null;
   }
 
   /**
