@@ -162,25 +162,6 @@ public abstract class Batch {
     return n;
   }
 
-  /**
-   * Heap bytes that appending up to {@code incoming} more bytes of rows could allocate while the old
-   * arrays are still held: twice the largest column whose free room (capacity less what it holds)
-   * is below {@code incoming}, since only such a column can grow on that append; 0 when every
-   * column has room. A column takes at most the rows' own bytes, so this errs only towards more.
-   */
-  public final long doublingRoom(long incoming) {
-    long n = 0;
-    for (Table t : tables) {
-      for (Column c : t.columns()) {
-        long cap = c.capacityBytes();
-        if (cap - c.byteSize() < incoming && cap > n) {
-          n = cap;
-        }
-      }
-    }
-    return 2 * n;
-  }
-
   /** The lengths of every column's arrays (see {@link mira.block.column.Capacities}). */
   public final mira.block.column.Capacities capacities() {
     mira.block.column.Capacities out = new mira.block.column.Capacities();

@@ -76,11 +76,6 @@ final class Flusher implements Runnable {
   private Batch open;
   /** The heap the pipeline may hold; this shard charges it what {@link #open}'s arrays hold. */
   private final HeapBudget budget;
-  /**
-   * The most bytes of rows one export has brought this shard: a column with at least that much
-   * free room cannot grow on the next append, so its doubling is not charged (see {@link #chargeOpen}).
-   */
-  private long largestExport;
   /** What {@link #open}'s arrays are charged to {@link #budget} at present. */
   private long openCharged;
   /** See {@link #EARLY_SEAL_BYTES}. */
@@ -263,12 +258,6 @@ final class Flusher implements Runnable {
             wakeQueued.set(false);
           } else {
             slots.release();
-            long incoming = j.batch() == null ? 0 : j.batch().byteSize();
-            if (incoming > largestExport) {
-              // A larger export than any before: its growth is charged before it happens.
-              largestExport = incoming;
-              chargeOpen();
-            }
             append(j);
             budget.give(j.heapBytes());
             taken++;
@@ -490,15 +479,12 @@ final class Flusher implements Runnable {
   /**
    * Brings the open block's charge to what its arrays hold now plus what its next growth holds at
    * once: a column grows by copying into an array twice its size, old and new both live until the
-   * copy is done, so a doubling is charged before it happens. Charging only what the arrays hold
-   * let a 32 MiB block's doubling overrun a 128 MiB heap (OutOfMemoryError in VarColumn.reserve).
-   * Only a column that the next export could overflow is charged its doubling (the largest such
-   * one, sized by {@link #largestExport}): charging the largest column's doubling always kept a
-   * 32 MiB log block, whose reused arrays have room, at about 110 MiB of the 124 MiB budget a
-   * 256 MiB heap gives, and flat out most exports were shed for it (docs/performance.md, "Memory").
+   * copy is done, so the largest column's doubling is charged before it happens. Charging only
+   * what the arrays hold let a 32 MiB block's doubling overrun a 128 MiB heap (OutOfMemoryError
+   * in VarColumn.reserve).
    */
   private void chargeOpen() {
-    long now = open.capacityBytes() + open.doublingRoom(largestExport);
+    long now = open.capacityBytes() + 2 * open.largestColumnBytes();
     if (now != openCharged) {
       budget.adjust(now - openCharged);
       openCharged = now;

@@ -84,45 +84,22 @@ class HeapBudgetTest {
   }
 
   /**
-   * The open block is charged what its arrays hold and the room the largest column that the next
-   * export could overflow needs to double (old and new array live at once while it grows), so a
-   * growth is in the budget before it happens. Charging only the arrays let a doubling overrun a
-   * 128 MiB heap.
+   * The open block is charged what its arrays hold and the room its largest column needs to double
+   * (old and new array live at once while it grows), so a growth is in the budget before it
+   * happens. Charging only the arrays let a doubling overrun a 128 MiB heap.
    */
   @Test
-  void theOpenBlockIsChargedItsArraysAndTheDoublingTheNextExportCouldCause() throws Exception {
+  void theOpenBlockIsChargedItsArraysAndItsLargestColumnsDoubling() throws Exception {
     byte[] b = IngestTest.logs(2000, "a body that makes the body column the largest one by far");
-    Batch decoded = Decoders.decode(Signal.LOGS, b, 0, b.length, 0);
-    long incoming = decoded.byteSize();
     Batch same = Decoders.empty(Signal.LOGS);
-    assertThat(same.tryAppend(decoded)).isTrue();
-    long expected = same.capacityBytes() + same.doublingRoom(incoming);
-    assertThat(same.doublingRoom(incoming)).as("an empty block grown to fit one export has no room for another").isPositive();
+    assertThat(same.tryAppend(Decoders.decode(Signal.LOGS, b, 0, b.length, 0))).isTrue();
+    long expected = same.capacityBytes() + 2 * same.largestColumnBytes();
+    assertThat(same.largestColumnBytes()).isPositive();
     try (Ingest in = start(64 << 20)) {
       assertThat(in.submit(Signal.LOGS, b, b.length)).isEqualTo(new Accepted(2000));
       assertThat(in.snapshot(Signal.LOGS)).hasSize(1);
       assertThat(in.heapHeld()).isEqualTo(expected);
     }
-  }
-
-  /**
-   * A block whose largest column has room for the next export, as a block reusing its
-   * predecessor's arrays has, is not charged that column's doubling: it cannot happen on that append.
-   */
-  @Test
-  void aBlockWithRoomForTheNextExportIsNotChargedItsLargestColumnsDoubling() throws Exception {
-    byte[] big = IngestTest.logs(8000, "a body that makes the body column the largest one by far");
-    byte[] small = IngestTest.logs(500, "a body that makes the body column the largest one by far");
-    Batch roomy = Decoders.empty(Signal.LOGS);
-    roomy.reserve(Decoders.decode(Signal.LOGS, big, 0, big.length, 0).capacities());
-    Batch next = Decoders.decode(Signal.LOGS, small, 0, small.length, 0);
-    long incoming = next.byteSize();
-    assertThat(roomy.tryAppend(next)).isTrue();
-    // Columns smaller than a whole export may still be charged (the bound is the export's total),
-    // but not the largest one, which has room.
-    assertThat(roomy.doublingRoom(incoming)).isLessThan(2 * roomy.largestColumnBytes());
-    assertThat(roomy.doublingRoom(16 * incoming)).as("an export larger than the room left")
-        .isEqualTo(2 * roomy.largestColumnBytes());
   }
 
   @Test
