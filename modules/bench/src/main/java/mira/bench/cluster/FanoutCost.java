@@ -21,10 +21,12 @@ import mira.client.ResultReader;
  * nodes asked alone ({@code Mira-Hop: 1}) in the same round. Prints, per query, the p50 of each and
  * the p50 of the difference per round ("overhead"); and the p50 of what the fan-out itself adds
  * ("fan-out"): the cluster answer's wall time here, until its last byte arrived (not parsed), minus
- * the largest {@code took_ms} of its own
+ * the largest {@code took_us} ({@code took_ms} from a node that does not write it) of its own
  * {@code cluster.nodes} (the slowest node's part as the asking node saw it, its reply read), which
  * leaves the asking node's merge and render, the client's request and the answer's transfer, and
- * not the contention of three servers on shared cores that the first difference includes.
+ * not the contention of three servers on shared cores that the first difference includes. The
+ * cluster answer is asked with {@code Mira-Timing: 1}; when it carries the timing, the p50 of each of
+ * its marks is printed under the query, and "outside", the last byte here minus {@code merged_us}.
  *
  * <p>{@code FanoutCost ROUNDS HOST:PORT HOST:PORT...}; the first address is the one asked for the
  * cluster answer, and every address must be in its {@code cluster.peers}.
