@@ -88,8 +88,25 @@ public final class Cluster {
    */
   public static final ScopedValue<String> AUTHORIZATION = ScopedValue.newInstance();
 
-  /** A merged answer and where it came from; {@code sources} is null when there are no peers. */
-  public record Answer<T>(T result, Sources sources) {}
+  /**
+   * A merged answer and where it came from; {@code sources} is null when there are no peers.
+   * {@code timing} is where the asked node spent the answer's time (null without peers); it is not
+   * part of {@code sources}, and an answer carries it only when asked ({@code Mira-Timing: 1}).
+   */
+  public record Answer<T>(T result, Sources sources, Sources.Timing timing) {
+    public Answer(T result, Sources sources) {
+      this(result, sources, null);
+    }
+
+    /** The sources with the timing in them, to write both. */
+    public Sources timedSources() {
+      return sources == null || timing == null ? sources
+          : new Sources(sources.asked(), sources.answered(), sources.nodes(), timing);
+    }
+  }
+
+  /** Request header on a client's question: add {@code "timing"} to the answer's {@code "cluster"} member. */
+  public static final String TIMING = "Mira-Timing";
 
   private final String node;
   private final LocalQueries local;
@@ -133,9 +150,9 @@ public final class Cluster {
     if (!fansOut()) {
       return new Answer<>(local.search(q), null);
     }
-    Tally tally = new Tally();
+    Tally tally = new Tally(System.nanoTime());
     SearchResult r = page(q, tally);
-    return new Answer<>(r, tally.sources());
+    return tally.answer(r);
   }
 
   /**
@@ -145,16 +162,18 @@ public final class Cluster {
    * is parsed into fields, and no row is rendered twice. Sources null: no peers were asked.
    */
   public Answer<byte[]> searchRendered(byte[] document) throws QueryException, BusyException, IOException {
+    long started = System.nanoTime();
     long now = local.now();
     SearchQuery q = Documents.search(document, now);
     if (!fansOut()) {
       return new Answer<>(ResponseJson.search(local.search(q)), null);
     }
-    long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<RenderedPage> parts = gather(tally, () -> RenderedPage.of(local.search(q)), "POST", "/api/v1/query",
         TermJson.search(q), now, RenderedPage::read);
-    return new Answer<>(RenderedPage.merge(parts, q.limit(), started), tally.sources());
+    byte[] merged = RenderedPage.merge(parts, q.limit(), started);
+    tally.merged();
+    return tally.answer(merged);
   }
 
   /** {@code GET /api/v1/traces/{id}}: the trace's spans from every node. */
@@ -163,10 +182,10 @@ public final class Cluster {
       return new Answer<>(local.trace(traceIdHex), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<TraceResult> parts = gather(tally, () -> local.trace(traceIdHex), "GET",
         "/api/v1/traces/" + URLEncoder.encode(traceIdHex, StandardCharsets.UTF_8), null, local.now(), ResultReader::trace);
-    return new Answer<>(Merge.trace(parts, started), tally.sources());
+    return tally.answer(Merge.trace(parts, started));
   }
 
   /** {@code GET /api/v1/metrics}: the metrics any node holds in the window. */
@@ -176,10 +195,10 @@ public final class Cluster {
       return new Answer<>(local.metrics(from, to, q, now), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<MetricList> parts = gather(tally, () -> local.metrics(from, to, q, now), "GET",
         "/api/v1/metrics" + query("from", from, "to", to, "q", q), null, now, ResultReader::metrics);
-    return new Answer<>(Merge.metrics(parts, started), tally.sources());
+    return tally.answer(Merge.metrics(parts, started));
   }
 
   /** {@code POST /api/v1/series}: every node's series, merged by identity. */
@@ -199,12 +218,12 @@ public final class Cluster {
       return new Answer<>(local.series(q), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     byte[] document = TermJson.series(q);
     if (q.fn() == null) {
       List<SeriesResult> parts = gather(tally, () -> local.series(q), "POST", "/api/v1/series", document, local.now(),
           ResultReader::series);
-      return new Answer<>(Merge.series(parts, q, started), tally.sources());
+      return tally.answer(Merge.series(parts, q, started));
     }
     List<SeriesPoints> parts = gather(tally, () -> local.seriesPoints(q), "POST", "/api/v1/series", document,
         local.now(), ResultReader::seriesPoints, POINTS);
@@ -212,7 +231,7 @@ public final class Cluster {
     SeriesResult r = local.series(q, parts, gathered);
     Stats stats = new Stats(gathered.blocksTotal(), gathered.blocksPruned(), gathered.blocksScanned(),
         gathered.rowsScanned(), gathered.rowsMatched(), millis(System.nanoTime() - started));
-    return new Answer<>(new SeriesResult(r.series(), r.droppedSeries(), stats, r.refused()), tally.sources());
+    return tally.answer(new SeriesResult(r.series(), r.droppedSeries(), stats, r.refused()));
   }
 
   /**
@@ -225,7 +244,7 @@ public final class Cluster {
       return new Answer<>(local.count(signal, from, to, where), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     byte[] document = TermJson.search(new SearchQuery(signal, from, to, where, 1, null));
     List<SearchResult> parts;
     try {
@@ -234,7 +253,7 @@ public final class Cluster {
     } catch (QueryException e) {
       throw new IllegalStateException("a count was refused", e);
     }
-    return new Answer<>(Merge.search(parts, 0, started), tally.sources());
+    return tally.answer(Merge.search(parts, 0, started));
   }
 
   /**
@@ -250,10 +269,10 @@ public final class Cluster {
     }
     FacetsQuery q = Documents.facets(document, now);
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<FacetList> parts = gather(tally, () -> local.facets(document, now, true), "POST", "/api/v1/facets", document,
         now, ResultReader::facets);
-    return new Answer<>(Merge.facets(parts, q.keys(), q.limit(), started), tally.sources());
+    return tally.answer(Merge.facets(parts, q.keys(), q.limit(), started));
   }
 
   /** {@code POST /api/v1/entities}: every node's entities, each counted once. */
@@ -264,10 +283,10 @@ public final class Cluster {
       return new Answer<>(local.entities(document, now, false), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<EntityList> parts = gather(tally, () -> local.entities(document, now, true), "POST", "/api/v1/entities",
         document, now, ResultReader::entities);
-    return new Answer<>(Merge.entities(parts, q.limit(), started), tally.sources());
+    return tally.answer(Merge.entities(parts, q.limit(), started));
   }
 
   /** {@code GET /api/v1/services}: every node's services, entities counted once. */
@@ -277,10 +296,10 @@ public final class Cluster {
       return new Answer<>(local.services(from, to, now), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<ServiceList> parts = gather(tally, () -> local.services(from, to, now), "GET",
         "/api/v1/services" + query("from", from, "to", to, "q", null), null, now, ResultReader::services);
-    return new Answer<>(Merge.services(parts, started), tally.sources());
+    return tally.answer(Merge.services(parts, started));
   }
 
   /** {@code GET /api/v1/attributes}: every node's keys, their counts summed. */
@@ -291,10 +310,10 @@ public final class Cluster {
       return new Answer<>(local.attributes(signal, from, to, now), null);
     }
     long started = System.nanoTime();
-    Tally tally = new Tally();
+    Tally tally = new Tally(started);
     List<AttributeList> parts = gather(tally, () -> local.attributes(signal, from, to, now), "GET",
         "/api/v1/attributes" + query("signal", signal, "from", from, "to", to), null, now, ResultReader::attributes);
-    return new Answer<>(Merge.attributes(parts, started), tally.sources());
+    return tally.answer(Merge.attributes(parts, started));
   }
 
   /** {@code POST /api/v1/correlate}: the frame built from every node's rows. */
@@ -304,9 +323,9 @@ public final class Cluster {
       return new Answer<>(local.correlate(document, now), null);
     }
     CorrelateQuery q = Documents.correlate(document, now);
-    Tally tally = new Tally();
+    Tally tally = new Tally(System.nanoTime());
     CorrelateResult r = local.correlate(q, searcher(tally));
-    return new Answer<>(r, tally.sources());
+    return tally.answer(r);
   }
 
   /** {@code POST /api/v1/map}: the map of every node's spans. */
@@ -316,9 +335,9 @@ public final class Cluster {
       return new Answer<>(local.map(document, now), null);
     }
     MapQuery q = Documents.map(document, now);
-    Tally tally = new Tally();
+    Tally tally = new Tally(System.nanoTime());
     ServiceMap r = local.map(q, searcher(tally));
-    return new Answer<>(r, tally.sources());
+    return tally.answer(r);
   }
 
   /** Pages read for a frame or a map, each across the cluster, their sources tallied together. */
@@ -356,7 +375,8 @@ public final class Cluster {
    * client's threads, as it arrives, so several peers' answers are read in parallel) or why it
    * could not be; {@code done} is when it was read ({@link System#nanoTime}).
    */
-  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable, long done) {}
+  private record Reply<T>(int status, String node, byte[] body, T parsed, String unreadable, long headers, long received,
+      long done) {}
 
   /**
    * Asks every peer (not known to be this node) and this node, and returns the answers of those
@@ -367,15 +387,18 @@ public final class Cluster {
       Parse<T> parse, String... flags) throws QueryException, BusyException, IOException {
     long started = System.nanoTime();
     long deadline = started + timeout.toNanos();
+    tally.round(started);
     Map<String, CompletableFuture<Reply<T>>> asked = new LinkedHashMap<>();
     for (String address : peers.addresses()) {
       if (!self.contains(address)) {
         asked.put(address, ask(address, method, path, body, now, parse, flags));
       }
     }
+    tally.asked();
     List<T> out = new ArrayList<>();
     out.add(mine.run());
-    tally.add(new Sources.Node(node, "local", true, millis(System.nanoTime() - started), null));
+    tally.local();
+    tally.add(new Sources.Node(node, "local", true, micros(System.nanoTime() - started), null));
     for (String err : peers.errors()) {
       tally.add(new Sources.Node(null, err.substring(0, err.indexOf(": ")), false, 0, err.substring(err.indexOf(": ") + 2)));
     }
@@ -397,7 +420,10 @@ public final class Cluster {
         throw new IOException("interrupted while waiting for peers");
       }
       // When this peer's part was in hand, not when this loop came to it after the others.
-      long took = millis((reply != null ? reply.done() : System.nanoTime()) - started);
+      long took = micros((reply != null ? reply.done() : System.nanoTime()) - started);
+      if (reply != null) {
+        tally.peer(address, reply);
+      }
       String peerNode = reply == null ? names.get(address) : reply.node();
       if (reply != null && reply.node() != null) {
         names.put(address, reply.node());
@@ -416,6 +442,7 @@ public final class Cluster {
       }
       tally.add(new Sources.Node(peerNode, address, error == null, took, error));
     }
+    tally.gathered();
     return out;
   }
 
@@ -435,17 +462,28 @@ public final class Cluster {
     } else {
       b.GET();
     }
-    return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofByteArray())
+    // When the status line and headers were in (the handler is asked for a subscriber then), and
+    // when the last byte was (the body is complete): where a peer's part spends its time.
+    long[] marks = new long[2];
+    HttpResponse.BodyHandler<byte[]> timed = info -> {
+      marks[0] = System.nanoTime();
+      return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), bytes -> {
+        marks[1] = System.nanoTime();
+        return bytes;
+      });
+    };
+    return http.sendAsync(b.build(), timed)
         .thenApply(r -> {
           String node = r.headers().firstValue(NODE).orElse(null);
           if (r.statusCode() != 200 || this.node.equals(node)) {
-            return new Reply<T>(r.statusCode(), node, r.body(), null, null, System.nanoTime());
+            return new Reply<T>(r.statusCode(), node, r.body(), null, null, marks[0], marks[1], System.nanoTime());
           }
           try {
             T parsed = parse.parse(r.body());
-            return new Reply<>(200, node, r.body(), parsed, null, System.nanoTime());
+            return new Reply<>(200, node, r.body(), parsed, null, marks[0], marks[1], System.nanoTime());
           } catch (IOException | RuntimeException x) {
-            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()), System.nanoTime());
+            return new Reply<T>(200, node, r.body(), null, String.valueOf(x.getMessage()), marks[0], marks[1],
+                System.nanoTime());
           }
         });
   }
@@ -471,6 +509,10 @@ public final class Cluster {
     return nanos / 1_000_000;
   }
 
+  private static long micros(long nanos) {
+    return nanos / 1_000;
+  }
+
   private static String query(String... kv) {
     StringBuilder out = new StringBuilder();
     for (int i = 0; i < kv.length; i += 2) {
@@ -484,10 +526,23 @@ public final class Cluster {
 
   /**
    * The nodes of one answer, which may take several rounds (a frame reads page after page): a node
-   * is ok if every round it was asked in went well; its time is the sum; its error the first.
+   * is ok if every round it was asked in went well; its time is the sum; its error the first. Also
+   * where the last round's time went ({@link Sources.Timing}), in µs from {@code origin}, when the
+   * answer's document was in hand. Guarded by its own lock (a frame's rounds may run on other threads).
    */
   private static final class Tally {
     private final Map<String, Sources.Node> nodes = new LinkedHashMap<>();
+    private final long origin;
+    private final Map<String, Sources.PeerTiming> peerTimes = new LinkedHashMap<>();
+    private long parsed;
+    private long asked;
+    private long local;
+    private long gathered;
+    private long merged = -1;
+
+    Tally(long origin) {
+      this.origin = origin;
+    }
 
     synchronized void add(Sources.Node n) {
       Sources.Node was = nodes.get(n.address());
@@ -495,8 +550,48 @@ public final class Cluster {
         nodes.put(n.address(), n);
       } else {
         nodes.put(n.address(), new Sources.Node(was.node() != null ? was.node() : n.node(), n.address(),
-            was.ok() && n.ok(), was.tookMs() + n.tookMs(), was.error() != null ? was.error() : n.error()));
+            was.ok() && n.ok(), was.tookUs() + n.tookUs(), was.error() != null ? was.error() : n.error()));
       }
+    }
+
+    /** A round of questions begins: what came before it was reading the document. */
+    synchronized void round(long started) {
+      parsed = since(started);
+      peerTimes.clear();
+    }
+
+    synchronized void asked() {
+      asked = since(System.nanoTime());
+    }
+
+    synchronized void local() {
+      local = since(System.nanoTime());
+    }
+
+    synchronized void peer(String address, Reply<?> r) {
+      peerTimes.put(address, new Sources.PeerTiming(address, since(r.headers()), since(r.received()), since(r.done())));
+    }
+
+    synchronized void gathered() {
+      gathered = since(System.nanoTime());
+    }
+
+    /** The merged answer is made (if not marked, when the sources are taken). */
+    synchronized void merged() {
+      merged = since(System.nanoTime());
+    }
+
+    private long since(long nanos) {
+      return nanos == 0 ? 0 : (nanos - origin) / 1_000;
+    }
+
+    /** The answer with these sources and the timing, marking it merged now if it was not. */
+    synchronized <T> Answer<T> answer(T result) {
+      if (merged < 0) {
+        merged();
+      }
+      return new Answer<>(result, sources(), new Sources.Timing(parsed, asked, local, gathered, merged,
+          new ArrayList<>(peerTimes.values())));
     }
 
     synchronized Sources sources() {

@@ -10,9 +10,14 @@ import mira.query.render.Json;
  * of them, and one entry per node. A node that failed or was too slow is listed with its error,
  * never left out silently.
  */
-public record Sources(int asked, int answered, List<Node> nodes) {
+public record Sources(int asked, int answered, List<Node> nodes, Timing timing) {
   public Sources {
     nodes = List.copyOf(nodes);
+  }
+
+  /** Sources with no timing. */
+  public Sources(int asked, int answered, List<Node> nodes) {
+    this(asked, answered, nodes, null);
   }
 
   /**
@@ -20,9 +25,34 @@ public record Sources(int asked, int answered, List<Node> nodes) {
    *
    * @param node its node name as it answered ({@code null} if it never answered)
    * @param address where it was asked ({@code "local"} for this node)
+   * @param tookUs µs from when the asked node sent its questions until this node's part was in hand
    * @param error why it has no part ({@code null} when ok)
    */
-  public record Node(String node, String address, boolean ok, long tookMs, String error) {}
+  public record Node(String node, String address, boolean ok, long tookUs, String error) {
+    /** Whole milliseconds of {@link #tookUs}, truncated ({@code took_ms}). */
+    public long tookMs() {
+      return tookUs / 1000;
+    }
+  }
+
+  /**
+   * Where the asked node spent a cluster answer's time, in µs from when the document was in hand
+   * (read from the request) until each step ended: the document parsed, every peer's question
+   * handed to the HTTP client, this node's own part ready, every part in hand, the merged answer
+   * written to bytes. For an answer built from several rounds (a frame, a map) the last round's.
+   * Written only when the question asks for it ({@code Mira-Timing: 1}).
+   */
+  public record Timing(long parsedUs, long askedUs, long localUs, long gatheredUs, long mergedUs, List<PeerTiming> peers) {
+    public Timing {
+      peers = List.copyOf(peers);
+    }
+  }
+
+  /**
+   * One peer's answer as the asked node saw it, in µs from the same start as {@link Timing}: its
+   * status line and headers received, its last byte received, and its answer read (scanned or parsed).
+   */
+  public record PeerTiming(String address, long headersUs, long bodyUs, long readUs) {}
 
   /** Whether some node asked has no part in the answer. */
   public boolean partial() {
@@ -43,7 +73,10 @@ public record Sources(int asked, int answered, List<Node> nodes) {
     return partial() ? answered + " of " + asked + " nodes answered (" + String.join("; ", failures()) + ")" : null;
   }
 
-  /** Writes {@code {"asked", "answered", "partial", "nodes": [...]}}. */
+  /**
+   * Writes {@code {"asked", "answered", "partial", "nodes": [...]}}, and {@code "timing": {...}}
+   * when there is one.
+   */
   public void write(JsonGenerator g) throws IOException {
     g.writeStartObject();
     g.writeNumberField("asked", asked);
@@ -60,12 +93,32 @@ public record Sources(int asked, int answered, List<Node> nodes) {
       g.writeStringField("address", n.address());
       g.writeBooleanField("ok", n.ok());
       g.writeNumberField("took_ms", n.tookMs());
+      g.writeNumberField("took_us", n.tookUs());
       if (n.error() != null) {
         g.writeStringField("error", n.error());
       }
       g.writeEndObject();
     }
     g.writeEndArray();
+    if (timing != null) {
+      g.writeObjectFieldStart("timing");
+      g.writeNumberField("parsed_us", timing.parsedUs());
+      g.writeNumberField("asked_us", timing.askedUs());
+      g.writeNumberField("local_us", timing.localUs());
+      g.writeNumberField("gathered_us", timing.gatheredUs());
+      g.writeNumberField("merged_us", timing.mergedUs());
+      g.writeArrayFieldStart("peers");
+      for (PeerTiming p : timing.peers()) {
+        g.writeStartObject();
+        g.writeStringField("address", p.address());
+        g.writeNumberField("headers_us", p.headersUs());
+        g.writeNumberField("body_us", p.bodyUs());
+        g.writeNumberField("read_us", p.readUs());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
     g.writeEndObject();
   }
 

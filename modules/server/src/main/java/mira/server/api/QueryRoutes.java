@@ -77,6 +77,7 @@ public final class QueryRoutes {
   private static final HeaderName NODE = HeaderNames.create(Cluster.NODE);
   private static final HeaderName POINTS = HeaderNames.create(Cluster.POINTS);
   private static final HeaderName COUNT = HeaderNames.create(Cluster.COUNT);
+  private static final HeaderName TIMING = HeaderNames.create(Cluster.TIMING);
 
   private final Cluster cluster;
   private final LocalQueries queries;
@@ -98,7 +99,7 @@ public final class QueryRoutes {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() && req.headers().contains(COUNT) ? () -> count(doc, hop.getAsLong())
             : hop.isPresent() ? () -> ResponseJson.search(queries.search(doc, hop.getAsLong()), true)
-            : () -> cluster(cluster.searchRendered(doc), rendered -> rendered));
+            : () -> cluster(req, cluster.searchRendered(doc), rendered -> rendered));
       }
     }));
     r.any("/api/v1/series", only(Method.POST, (req, res) -> {
@@ -108,7 +109,7 @@ public final class QueryRoutes {
         answer(req, res, hop.isPresent() && req.headers().contains(POINTS)
             ? () -> SeriesJson.points(queries.seriesPoints(Documents.series(doc, hop.getAsLong())))
             : hop.isPresent() ? () -> SeriesJson.series(queries.series(doc, hop.getAsLong()))
-            : () -> cluster(cluster.series(doc), SeriesJson::series));
+            : () -> cluster(req, cluster.series(doc), SeriesJson::series));
       }
     }));
     r.any("/api/v1/entities", only(Method.POST, (req, res) -> {
@@ -116,7 +117,7 @@ public final class QueryRoutes {
       if (doc != null) {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> EntityJson.entities(queries.entities(doc, hop.getAsLong(), true), true)
-            : () -> cluster(cluster.entities(doc), EntityJson::entities));
+            : () -> cluster(req, cluster.entities(doc), EntityJson::entities));
       }
     }));
     r.any("/api/v1/services", only(Method.GET, (req, res) -> {
@@ -125,7 +126,7 @@ public final class QueryRoutes {
         String to = req.query().first("to").orElse(null);
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> EntityJson.services(queries.services(from, to, hop.getAsLong()), true)
-            : () -> cluster(cluster.services(from, to), EntityJson::services));
+            : () -> cluster(req, cluster.services(from, to), EntityJson::services));
       }
     }));
     r.any("/api/v1/correlate", only(Method.POST, (req, res) -> {
@@ -133,7 +134,7 @@ public final class QueryRoutes {
       if (doc != null) {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> FrameJson.correlate(queries.correlate(doc, hop.getAsLong()))
-            : () -> cluster(cluster.correlate(doc), FrameJson::correlate));
+            : () -> cluster(req, cluster.correlate(doc), FrameJson::correlate));
       }
     }));
     r.any("/api/v1/map", only(Method.POST, (req, res) -> {
@@ -141,7 +142,7 @@ public final class QueryRoutes {
       if (doc != null) {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> MapJson.map(queries.map(doc, hop.getAsLong()))
-            : () -> cluster(cluster.map(doc), MapJson::map));
+            : () -> cluster(req, cluster.map(doc), MapJson::map));
       }
     }));
     r.any("/api/v1/filter", only(Method.POST, (req, res) -> {
@@ -164,7 +165,7 @@ public final class QueryRoutes {
         String to = req.query().first("to").orElse(null);
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> AttributeJson.attributes(queries.attributes(signal, from, to,
-            hop.getAsLong())) : () -> cluster(cluster.attributes(signal, from, to), AttributeJson::attributes));
+            hop.getAsLong())) : () -> cluster(req, cluster.attributes(signal, from, to), AttributeJson::attributes));
       }
     }));
     r.any("/api/v1/facets", only(Method.POST, (req, res) -> {
@@ -172,7 +173,7 @@ public final class QueryRoutes {
       if (doc != null) {
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> AttributeJson.facets(queries.facets(doc, hop.getAsLong(), true))
-            : () -> cluster(cluster.facets(doc), AttributeJson::facets));
+            : () -> cluster(req, cluster.facets(doc), AttributeJson::facets));
       }
     }));
     r.any("/api/v1/metrics", only(Method.GET, (req, res) -> {
@@ -182,7 +183,7 @@ public final class QueryRoutes {
         String q = req.query().first("q").orElse(null);
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> SeriesJson.metrics(queries.metrics(from, to, q, hop.getAsLong()))
-            : () -> cluster(cluster.metrics(from, to, q), SeriesJson::metrics));
+            : () -> cluster(req, cluster.metrics(from, to, q), SeriesJson::metrics));
       }
     }));
     r.any("/api/v1/traces/{trace_id}", only(Method.GET, (req, res) -> {
@@ -198,7 +199,7 @@ public final class QueryRoutes {
         Function<TraceResult, byte[]> render = shape.equals("compact") ? ResponseJson::traceCompact : ResponseJson::trace;
         OptionalLong hop = hop(req);
         answer(req, res, hop.isPresent() ? () -> render.apply(queries.trace(id))
-            : () -> cluster(cluster.trace(id), render));
+            : () -> cluster(req, cluster.trace(id), render));
       }
     }));
   }
@@ -225,10 +226,16 @@ public final class QueryRoutes {
     return ResponseJson.search(queries.count(q.signal(), q.from(), q.to(), q.where()), true);
   }
 
-  /** A cluster answer rendered, with its sources appended when peers were asked. */
-  private static <T> byte[] cluster(Cluster.Answer<T> a, java.util.function.Function<T, byte[]> render) {
+  /**
+   * A cluster answer rendered, with its sources appended when peers were asked, and where the time
+   * went among them when the question asks ({@link Cluster#TIMING}).
+   */
+  private static <T> byte[] cluster(ServerRequest req, Cluster.Answer<T> a, Function<T, byte[]> render) {
     byte[] doc = render.apply(a.result());
-    return a.sources() == null ? doc : a.sources().appendTo(doc);
+    if (a.sources() == null) {
+      return doc;
+    }
+    return (req.headers().contains(TIMING) ? a.timedSources() : a.sources()).appendTo(doc);
   }
 
   /** A query that yields the response document. */

@@ -205,6 +205,32 @@ class ClusterE2eTest {
       assertThat(ResultReader.search(own.body()).rows()).hasSize(11);
       assertThat(obj(own)).doesNotContainKey("cluster").containsKey("positions");
 
+      // Asked for it, a cluster answer says where its time went, step by step in order, and each
+      // node's time in µs beside the whole milliseconds; unasked, it carries no timing.
+      HttpExchange timed = HttpExchange.send("POST", nodes.get(0).http() + "/api/v1/query",
+          Map.of("Mira-Timing", "1", "Content-Type", "application/json"), "{\"signal\": \"logs\", \"limit\": 10}".getBytes(),
+          false);
+      Map<String, Object> timing = map(cluster(timed).get("timing"));
+      long parsedUs = (Long) timing.get("parsed_us");
+      long askedUs = (Long) timing.get("asked_us");
+      long localUs = (Long) timing.get("local_us");
+      long gatheredUs = (Long) timing.get("gathered_us");
+      long mergedUs = (Long) timing.get("merged_us");
+      assertThat(List.of(parsedUs, askedUs, localUs, gatheredUs, mergedUs)).isSorted();
+      @SuppressWarnings("unchecked")
+      List<Object> peerTimes = (List<Object>) timing.get("peers");
+      assertThat(peerTimes).hasSize(2).map(QueryApiTest::map).allSatisfy(t -> {
+        assertThat((Long) t.get("headers_us")).isGreaterThanOrEqualTo(askedUs);
+        assertThat((Long) t.get("body_us")).isGreaterThanOrEqualTo((Long) t.get("headers_us"));
+        assertThat((Long) t.get("read_us")).isGreaterThanOrEqualTo((Long) t.get("body_us")).isLessThanOrEqualTo(gatheredUs);
+      });
+      @SuppressWarnings("unchecked")
+      List<Object> timedNodes = (List<Object>) cluster(timed).get("nodes");
+      assertThat(timedNodes).hasSize(3).map(QueryApiTest::map)
+          .allSatisfy(n -> assertThat((Long) n.get("took_ms")).isEqualTo((Long) n.get("took_us") / 1000));
+      assertThat(cluster(post(nodes.get(0), "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 10}")))
+          .doesNotContainKey("timing");
+
       // One node gone: answers hold the rest and name it.
       nodes.remove(2).close();
       HttpExchange x = post(nodes.get(0), "/api/v1/query", "{\"signal\": \"logs\", \"limit\": 1000}");
