@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mira.block.catalog.BlockRef;
 import mira.block.read.BlockReader;
@@ -43,7 +44,7 @@ import mira.query.scan.Waves;
 final class SteppedScan {
   private static final System.Logger LOG = System.getLogger(SteppedScan.class.getName());
   /** Whether this process has said once, at INFO, why a stepped query was left to the gathering path. */
-  private static final java.util.concurrent.atomic.AtomicBoolean TOLD = new java.util.concurrent.atomic.AtomicBoolean();
+  private static final AtomicBoolean TOLD = new AtomicBoolean();
 
   private SteppedScan() {}
 

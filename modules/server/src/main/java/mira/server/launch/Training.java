@@ -4,11 +4,13 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -217,9 +219,8 @@ public final class Training {
     Metric m = Metric.newBuilder().setName("train.gauge").setGauge(Gauge.newBuilder()
         .addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(1_767_225_600_000_000_000L).setAsDouble(1.5))).build();
     // A cumulative counter, so the stepped rate (per-block partials) is trained as well as a gauge's max.
-    io.opentelemetry.proto.metrics.v1.Sum.Builder sum = io.opentelemetry.proto.metrics.v1.Sum.newBuilder()
-        .setIsMonotonic(true).setAggregationTemporality(
-            io.opentelemetry.proto.metrics.v1.AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+    Sum.Builder sum = Sum.newBuilder()
+        .setIsMonotonic(true).setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
     for (int i = 0; i < 3; i++) {
       sum.addDataPoints(NumberDataPoint.newBuilder().setStartTimeUnixNano(1_767_225_540_000_000_000L)
           .setTimeUnixNano(1_767_225_600_000_000_000L + i * 30_000_000_000L).setAsInt(10L * (i + 1)));
