@@ -3,7 +3,13 @@ package mira.block.index;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import mira.block.column.FixedColumn;
+import mira.block.layout.ColumnNames;
+import mira.block.layout.TableFiles;
+import mira.block.table.Batch;
+import mira.block.table.Table;
 import mira.fs.Fs;
 
 /**
@@ -12,11 +18,14 @@ import mira.fs.Fs;
  * service and entity listings of a restarted node read a few numbers per resource instead of
  * every row of the block's root table.
  *
- * <p>Unlike the other sidecars it is not written at seal but the first time a census counts the
- * block whole (the counts live in the query module, which reads the tables): a block published
- * before this file existed gets it on its first census, and every later process reads it. It is
- * written beside the tables under a temporary name, fsynced, and renamed over any old one, so a
- * reader sees either no file or a whole one.
+ * <p>Written at seal with the other sidecars ({@link #build}, from the batch being published), so
+ * a fresh block's first census reads it too. A block published before that (or whose file was
+ * lost or damaged) gets it the first time a census counts the block whole, in the query module,
+ * which reads the tables: {@link #write} puts it beside the tables under a temporary name, fsynced,
+ * and renamed over any old one, so a reader sees either no file or a whole one. Both counts follow
+ * one rule, tested against each other: a log record at its {@code time_unix_nano}; a span at its
+ * start, else its end, else the block's newest time, an error when its status code is 2 (ERROR);
+ * a data point of any point table at its {@code time_unix_nano}, under its metric's resource.
  *
  * <p>File (inside the {@link SidecarFile} frame, magic {@code "MCNS"}, version 1, no flags):
  * {@code u32 resources, u32 0, then per resource: u64 records, u64 errors, i64 first, i64 last}
@@ -67,6 +76,96 @@ public final class CensusIndex {
 
   public long last(int resource) {
     return last[resource];
+  }
+
+  /**
+   * Counts the resources of a sealed batch as the query module's census counts the block it
+   * becomes: null if the batch has no resources.
+   */
+  public static CensusIndex build(Batch batch) {
+    int n = batch.table(Batch.RESOURCES).rows();
+    if (n == 0) {
+      return null;
+    }
+    long[] records = new long[n];
+    long[] errors = new long[n];
+    long[] first = new long[n];
+    long[] last = new long[n];
+    Arrays.fill(first, Long.MAX_VALUE);
+    Arrays.fill(last, Long.MIN_VALUE);
+    CensusIndex c = new CensusIndex(records, errors, first, last);
+    switch (batch.signal()) {
+      case LOGS -> {
+        Table t = batch.table(Batch.ROOT);
+        FixedColumn rid = fixed(t, ColumnNames.RESOURCE_ID);
+        FixedColumn time = fixed(t, ColumnNames.TIME_UNIX_NANO);
+        for (int i = 0, rows = t.rows(); i < rows; i++) {
+          c.count(rid.getUnsignedShort(i), time.getLong(i));
+        }
+      }
+      case TRACES -> {
+        Table t = batch.table(Batch.ROOT);
+        FixedColumn rid = fixed(t, ColumnNames.RESOURCE_ID);
+        FixedColumn start = fixed(t, ColumnNames.START_TIME_UNIX_NANO);
+        FixedColumn end = fixed(t, ColumnNames.END_TIME_UNIX_NANO);
+        FixedColumn status = fixed(t, ColumnNames.STATUS_CODE);
+        long fallback = batch.maxTime();
+        for (int i = 0, rows = t.rows(); i < rows; i++) {
+          long s = start.isSet(i) ? start.getLong(i) : 0;
+          if (s == 0) {
+            s = end.isSet(i) ? end.getLong(i) : 0;
+          }
+          int id = rid.getUnsignedShort(i);
+          if (c.count(id, s != 0 ? s : fallback) && status.isSet(i) && status.getInt(i) == 2) {
+            errors[id]++;
+          }
+        }
+      }
+      case METRICS -> {
+        Table metrics = batch.table(Batch.ROOT);
+        FixedColumn mres = fixed(metrics, ColumnNames.RESOURCE_ID);
+        int nm = metrics.rows();
+        for (Table t : batch.tables()) {
+          if (!isPointTable(t.file())) {
+            continue;
+          }
+          FixedColumn parent = fixed(t, ColumnNames.PARENT_ID);
+          FixedColumn time = fixed(t, ColumnNames.TIME_UNIX_NANO);
+          for (int i = 0, rows = t.rows(); i < rows; i++) {
+            int p = parent.getInt(i);
+            if (p >= 0 && p < nm) {
+              c.count(mres.getUnsignedShort(p), time.getLong(i));
+            }
+          }
+        }
+      }
+    }
+    return c;
+  }
+
+  /** The point tables a census counts (every kind of data point). */
+  private static boolean isPointTable(String file) {
+    return file.equals(TableFiles.NUMBER_DP) || file.equals(TableFiles.HIST_DP) || file.equals(TableFiles.EXP_HIST_DP)
+        || file.equals(TableFiles.SUMMARY_DP);
+  }
+
+  private static FixedColumn fixed(Table t, String column) {
+    return (FixedColumn) t.column(column);
+  }
+
+  /** Counts one record of resource {@code id} at {@code time}; false for an id outside the table. */
+  private boolean count(int id, long time) {
+    if (id < 0 || id >= records.length) {
+      return false;
+    }
+    records[id]++;
+    if (time < first[id]) {
+      first[id] = time;
+    }
+    if (time > last[id]) {
+      last[id] = time;
+    }
+    return true;
   }
 
   /** The file's bytes. */

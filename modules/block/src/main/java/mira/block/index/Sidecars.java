@@ -18,7 +18,8 @@ public final class Sidecars {
   /**
    * Writes {@code trace.idx} (if the root table has trace ids), {@code attr.idx} (unless past
    * {@link AttrIndex#MAX_PAIRS}), {@code text.idx} (logs and spans, unless past
-   * {@link TextIndex#MAX_TRIGRAMS}) and {@code zone.idx} (unless past {@link ZoneIndex#MAX_KEYS}).
+   * {@link TextIndex#MAX_TRIGRAMS}), {@code zone.idx} (unless past {@link ZoneIndex#MAX_KEYS}) and
+   * {@code census.idx} (if the batch has resources).
    *
    * <p>A sidecar is derived and optional: one that cannot be built (a bug, not bad input — every
    * batch is valid by construction) is logged and left out, and the block reads as if it had none,
@@ -48,10 +49,15 @@ public final class Sidecars {
       SidecarFile.write(dir.resolve(ZoneIndex.FILE), zone, fs);
       written.add(ZoneIndex.FILE);
     }
+    byte[] census = build(CensusIndex.FILE, batch, Kind.CENSUS);
+    if (census != null) {
+      SidecarFile.write(dir.resolve(CensusIndex.FILE), census, fs);
+      written.add(CensusIndex.FILE);
+    }
     return written;
   }
 
-  private enum Kind { TRACE, ATTR, TEXT, ZONE }
+  private enum Kind { TRACE, ATTR, TEXT, ZONE, CENSUS }
 
   private static byte[] build(String file, Batch batch, Kind kind) {
     try {
@@ -71,6 +77,10 @@ public final class Sidecars {
         case ZONE -> {
           ZoneIndex z = ZoneIndex.build(batch);
           yield z == null ? null : z.toBytes();
+        }
+        case CENSUS -> {
+          CensusIndex c = CensusIndex.build(batch);
+          yield c == null ? null : c.toBytes();
         }
       };
     } catch (RuntimeException e) {

@@ -6,7 +6,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -168,12 +170,52 @@ final class MappedTable implements TableView {
       throw corrupt("footer metadata " + TableWriter.CRC_KEY + "=" + crcText + " " + TableWriter.LEN_KEY + "=" + covered
           + " does not fit the file");
     }
-    int actual = crc32c(seg, TableWriter.BODY_OFFSET, covered);
+    // Read through the page cache rather than the mapping: a table's first load then faults in only
+    // the pages its query reads. The file at the path may have been replaced since it was mapped
+    // (the compactor renames a cold file over a hot one) or removed (retention), so the mapping,
+    // which is what the vectors read, has the last word whenever the read does not match.
+    long read = crc32cByReading(block.resolve(file), TableWriter.BODY_OFFSET, covered);
+    int actual = read == Integer.toUnsignedLong(stored) ? stored : crc32c(seg, TableWriter.BODY_OFFSET, covered);
     if (actual != stored) {
       throw corrupt(String.format("CRC32C mismatch over bytes [%d, %d): footer says %08x, file has %08x",
           TableWriter.BODY_OFFSET, TableWriter.BODY_OFFSET + covered, stored, actual));
     }
     return covered;
+  }
+
+  /** Bytes read at a time when verifying by reading. */
+  private static final int READ_CHUNK = 256 << 10;
+  /** One read buffer per platform thread (the query and scan threads); virtual threads take a fresh one. */
+  private static final ThreadLocal<ByteBuffer> READ_BUFFER = ThreadLocal.withInitial(
+      () -> ByteBuffer.allocateDirect(READ_CHUNK));
+
+  /**
+   * CRC32C of bytes {@code [from, from + len)} of {@code path}, read with positional reads into a
+   * reused direct buffer: a copy from the page cache, about six times cheaper on this project's
+   * machine than faulting in every page of a fresh mapping ({@code BlockOpenBench}: 0.87 against
+   * 5.7 ms for 14.5 MB). -1 (never a CRC32C, which is unsigned 32-bit) if the file cannot be read
+   * or is shorter.
+   */
+  static long crc32cByReading(Path path, long from, long len) {
+    ByteBuffer buf = Thread.currentThread().isVirtual() ? ByteBuffer.allocateDirect(READ_CHUNK) : READ_BUFFER.get();
+    CRC32C crc = new CRC32C();
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      long at = from;
+      long end = from + len;
+      while (at < end) {
+        buf.clear().limit((int) Math.min(READ_CHUNK, end - at));
+        int n = ch.read(buf, at);
+        if (n <= 0) {
+          return -1;
+        }
+        buf.flip();
+        crc.update(buf);
+        at += n;
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return crc.getValue();
   }
 
   /** CRC32C of {@code seg[from, from + len)}, read in place (direct buffer views, no copy). */

@@ -366,6 +366,47 @@ class MappedBlockReaderTest {
     }
   }
 
+  /**
+   * A table is verified by reading its file through the page cache, but the vectors read the
+   * mapping: when the compactor has renamed another file over the name since the block was mapped,
+   * the table still verifies and reads the mapped file's rows.
+   */
+  @Test
+  void aTableFileReplacedAfterTheMappingReadsTheMappedRows() throws Exception {
+    BlockRef ref = TestBlocks.sample(data, Signal.LOGS, 500, 4);
+    BlockRef other = TestBlocks.sample(data, Signal.LOGS, 40, 5);
+    var expected = ReaderTables.allWithArrow(ref.dir());
+    List<String> columns = ArrowTables.read(ref.dir(), "logs.arrow").columns();
+    try (BlockReader r = BlockReader.open(ref, root)) {
+      r.table("resources.arrow").orElseThrow();   // maps every file of the block
+      Path replacement = ref.dir().resolve("logs.arrow.cold");
+      Files.copy(other.dir().resolve("logs.arrow"), replacement);
+      Files.move(replacement, ref.dir().resolve("logs.arrow"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      TableView logs = r.table("logs.arrow").orElseThrow();
+      assertThat(logs.rows()).isEqualTo(500);
+      assertThat(ReaderTables.comparable(ReaderTables.rows(logs, columns))).isEqualTo(expected.get("logs.arrow"));
+    }
+  }
+
+  /** The CRC32C by positional reads equals the one over the mapping, and says -1 for what it cannot read. */
+  @Test
+  void theCrcByReadingEqualsTheCrcOverTheMapping() throws Exception {
+    BlockRef ref = TestBlocks.sample(data, Signal.TRACES, 3000, 6);
+    Path file = ref.dir().resolve("span_attrs.arrow");
+    long size = Files.size(file);
+    assertThat(size).as("more than one read chunk").isGreaterThan(256 << 10);
+    try (var arena = java.lang.foreign.Arena.ofConfined(); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+      for (long[] range : new long[][] {{8, size - 8}, {0, size}, {1, 1}, {100, (256 << 10) + 3}}) {
+        assertThat(MappedTable.crc32cByReading(file, range[0], range[1])).as("range %d+%d", range[0], range[1])
+            .isEqualTo(Integer.toUnsignedLong(MappedTable.crc32c(seg, range[0], range[1])));
+      }
+    }
+    assertThat(MappedTable.crc32cByReading(file, 8, size)).as("past the end").isEqualTo(-1);
+    assertThat(MappedTable.crc32cByReading(ref.dir().resolve("gone.arrow"), 8, 10)).isEqualTo(-1);
+  }
+
   @Test
   void aBlockDeletedBeforeItIsReadHasNoTables() throws Exception {
     BlockRef ref = TestBlocks.sample(data, Signal.LOGS, 8, 1);

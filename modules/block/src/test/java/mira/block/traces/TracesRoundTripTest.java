@@ -201,7 +201,7 @@ class TracesRoundTripTest {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
           "resources.arrow", "resource_attrs.arrow", "scopes.arrow", "scope_attrs.arrow", "spans.arrow",
           "span_attrs.arrow", "span_events.arrow", "span_event_attrs.arrow", "span_links.arrow",
-          "span_link_attrs.arrow", "trace.idx", "attr.idx", "text.idx", "zone.idx");
+          "span_link_attrs.arrow", "trace.idx", "attr.idx", "text.idx", "zone.idx", "census.idx");
     }
   }
 

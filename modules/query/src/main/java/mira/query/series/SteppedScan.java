@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import mira.block.catalog.BlockRef;
 import mira.block.read.BlockReader;
@@ -41,7 +42,48 @@ import mira.query.scan.Waves;
  * series or points than the gathering path keeps.
  */
 final class SteppedScan {
+  private static final System.Logger LOG = System.getLogger(SteppedScan.class.getName());
+  /** Whether this process has said once, at INFO, why a stepped query was left to the gathering path. */
+  private static final AtomicBoolean TOLD = new AtomicBoolean();
+
   private SteppedScan() {}
+
+  /**
+   * Says why {@code q} is answered by gathering every point: at INFO the first time in a process
+   * (an operator sees that the cheaper path is not taken, and why), at DEBUG after that.
+   */
+  private static void gathering(SeriesQuery q, String why) {
+    System.Logger.Level level = TOLD.compareAndSet(false, true) ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+    if (LOG.isLoggable(level)) {
+      LOG.log(level, "series " + q.fn().fn() + " of " + q.name() + " gathers every point instead of per-block partials: "
+          + why);
+    }
+  }
+
+  /**
+   * Two of {@code blocks} whose time ranges overlap (more than at one end), or null. Blocks sealed side by side by
+   * several ingest shards overlap, and an export goes to whichever shard has room, so one series'
+   * points alternate between them: per-block partials of such a series cannot be put in order
+   * ({@link #inOrder}), and building them only to find that out was most of a first stepped query's
+   * cost (the load generator's corpus, 4 connections).
+   */
+  static BlockRef[] overlapping(List<BlockRef> blocks) {
+    if (blocks.size() < 2) {
+      return null;
+    }
+    BlockRef[] sorted = blocks.toArray(new BlockRef[0]);
+    Arrays.sort(sorted, Comparator.comparingLong((BlockRef b) -> b.name().minTime()));
+    BlockRef reach = sorted[0];
+    for (int i = 1; i < sorted.length; i++) {
+      if (sorted[i].name().minTime() < reach.name().maxTime()) {
+        return new BlockRef[] {reach, sorted[i]};
+      }
+      if (sorted[i].name().maxTime() > reach.name().maxTime()) {
+        reach = sorted[i];
+      }
+    }
+    return null;
+  }
 
   /** Whether a query can be answered from partials: a named metric, rate, increase or quantile, the epoch grid. */
   static boolean applies(SeriesQuery q) {
@@ -64,6 +106,11 @@ final class SteppedScan {
         q.maxPoints(), f);
     String shape = q.name() + '\u0000' + (quantile ? "quantile" : "increase") + '\u0000' + step + '\u0000' + q.where();
     List<BlockRef> blocks = selected.blocks();
+    BlockRef[] overlap = overlapping(blocks);
+    if (overlap != null) {
+      gathering(q, "blocks " + engine.name(overlap[0]) + " and " + engine.name(overlap[1]) + " overlap in time");
+      return null;
+    }
     BlockPartial[] parts = new BlockPartial[blocks.size()];
     Object[] kept = new Object[blocks.size()];
     Map<Path, Integer> at = new HashMap<>();
@@ -101,8 +148,10 @@ final class SteppedScan {
     boolean anyExact = false;
     long points = 0;
     long matched = 0;
-    for (BlockPartial p : parts) {
+    for (int i = 0; i < parts.length; i++) {
+      BlockPartial p = parts[i];
       if (p != null && !p.foldable()) {
+        gathering(q, "block " + engine.name(blocks.get(i)) + " does not fold");
         return null;
       }
       if (p != null) {
@@ -122,10 +171,12 @@ final class SteppedScan {
       }
     }
     if (byKey.size() > Documents.MAX_SERIES) {
+      gathering(q, byKey.size() + " series, more than " + Documents.MAX_SERIES);
       return null;
     }
     for (List<BlockPartial.Piece> pieces : byKey.values()) {
       if (!inOrder(pieces)) {
+        gathering(q, "the pieces of a series overlap in time or hold more than " + Documents.MAX_POINTS + " points");
         return null;
       }
     }

@@ -299,10 +299,10 @@ class CensusTest {
   }
 
   /**
-   * A census counted whole writes each block's {@code census.idx}; a process without kept tallies
-   * then answers from those files without reading a row, and the same answer; a damaged file, or
-   * one that counts another number of resources, is ignored (the block is counted again) and the
-   * answer is still the same.
+   * The publish writes each block's {@code census.idx}, and a first census answers from those files
+   * without reading a row; without them the census counts the rows, gives the same answer and
+   * writes the same bytes; a damaged file, or one that counts another number of resources, is
+   * ignored (the block is counted again) and the answer is still the same.
    */
   @Test
   void theCensusFileGivesTheSameAnswerAndADamagedOneIsIgnored() throws Exception {
@@ -348,6 +348,29 @@ class CensusTest {
         }
       }
       byte[] all = "{\"from\": \"0\", \"limit\": 1000}".getBytes(StandardCharsets.UTF_8);
+      // Written at publish: every block has its file before any census ran.
+      List<Path> files = censusFiles();
+      assertThat(files).as("one census.idx per block, from the publish").hasSize(6);
+      Map<Path, byte[]> published = new HashMap<>();
+      for (Path f : files) {
+        published.put(f, Files.readAllBytes(f));
+        assertThat(mira.block.index.CensusIndex.parse(published.get(f))).isNotNull();
+      }
+      BlockTallies.clear();
+      EntityList fromFiles;
+      ServiceList servicesFromFiles;
+      try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
+        fromFiles = q.entities(all);
+        servicesFromFiles = q.services("0", Long.toString(NOW));
+      }
+      assertThat(fromFiles.stats().blocksScanned()).as("no row read").isZero();
+      assertThat(fromFiles.stats().rowsScanned()).isZero();
+
+      // Without the files, the census counts every block from its rows: the same answer, and the
+      // files it writes for the next process hold the very bytes the publish wrote.
+      for (Path f : files) {
+        Files.delete(f);
+      }
       BlockTallies.clear();
       EntityList counted;
       ServiceList countedServices;
@@ -356,20 +379,23 @@ class CensusTest {
         countedServices = q.services("0", Long.toString(NOW));
       }
       assertThat(counted.stats().blocksScanned()).isEqualTo(6);
-      List<Path> files = censusFiles();
-      assertThat(files).as("one census.idx per block").hasSize(6);
+      assertThat(counted.entities()).isEqualTo(fromFiles.entities());
+      assertThat(counted.noIdentity()).isEqualTo(fromFiles.noIdentity());
+      assertThat(countedServices.services()).usingRecursiveComparison().isEqualTo(servicesFromFiles.services());
+      assertThat(censusFiles()).containsExactlyElementsOf(files);
       for (Path f : files) {
-        assertThat(mira.block.index.CensusIndex.parse(Files.readAllBytes(f))).isNotNull();
+        assertThat(Files.readAllBytes(f)).as("counted from the rows = built at publish: %s", f)
+            .isEqualTo(published.get(f));
       }
 
       // A new process: no kept tallies, every block answered from its file.
       BlockTallies.clear();
       try (LocalQueries q = LocalQueries.open(dir, () -> NOW)) {
-        EntityList fromFiles = q.entities(all);
-        assertThat(fromFiles.stats().blocksScanned()).isZero();
-        assertThat(fromFiles.stats().rowsScanned()).isZero();
-        assertThat(fromFiles.entities()).isEqualTo(counted.entities());
-        assertThat(fromFiles.noIdentity()).isEqualTo(counted.noIdentity());
+        EntityList again = q.entities(all);
+        assertThat(again.stats().blocksScanned()).isZero();
+        assertThat(again.stats().rowsScanned()).isZero();
+        assertThat(again.entities()).isEqualTo(counted.entities());
+        assertThat(again.noIdentity()).isEqualTo(counted.noIdentity());
         assertThat(q.services("0", Long.toString(NOW)).services()).usingRecursiveComparison()
             .isEqualTo(countedServices.services());
       }

@@ -155,6 +155,46 @@ class SteppedScanTest {
     }
   }
 
+  /**
+   * Blocks sealed side by side (several ingest shards) overlap in time and one series alternates
+   * between them: the query goes straight to the gathering path, keeps no partial, and answers as
+   * gathering does. Blocks that only touch at one end still take the stepped path.
+   */
+  @Test
+  void overlappingBlocksAreGatheredWithoutBuildingPartials() throws Exception {
+    dir = Files.createTempDirectory("mira-stepped");
+    try {
+      Random rnd = new Random(12);
+      List<Pt> all = new ArrayList<>();
+      counter(rnd, all, "api", "req", "/a", false);
+      all.sort((a, b) -> Long.compare(a.time(), b.time()));
+      List<Pt> even = new ArrayList<>();
+      List<Pt> odd = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) {
+        (i % 2 == 0 ? even : odd).add(all.get(i));
+      }
+      Blocks.publish(dir, Signal.METRICS, "n", 1, request(even), T0);
+      Blocks.publish(dir, Signal.METRICS, "n", 2, request(odd), T0);
+      String doc = "{\"name\": \"req\", \"from\": \"" + T0 + "\", \"to\": \"" + (T0 + HOURS * 3600 * S)
+          + "\", \"step\": \"1m\", \"fn\": \"rate\", \"group_by\": [\"service.name\"]}";
+      SeriesQuery q = Documents.series(doc.getBytes(StandardCharsets.UTF_8), T0);
+      try (BufferAllocator allocator = new RootAllocator();
+          OpenBlockCache readers = new OpenBlockCache(allocator, 4, java.time.Duration.ZERO)) {
+        Engine engine = new Engine(dir.toAbsolutePath(), allocator, Pruning.byNameOnly(), new ScanThreads(0),
+            OpenBlocks.NONE, readers);
+        assertThat(SteppedScan.overlapping(engine.sources(Signal.METRICS, q.from(), q.to()).refs())).isNotNull();
+        SeriesPartials cache = new SeriesPartials(SeriesPartials.DEFAULT_MAX_BYTES);
+        SeriesResult got = SeriesScan.run(engine, q, cache);
+        assertThat(cache.size()).as("no partial built").isZero();
+        assertThat(got.series()).isNotEmpty();
+        assertThat(answer(got)).isEqualTo(answer(SeriesScan.run(engine, q, null)));
+      }
+    } finally {
+      Blocks.deleteTree(dir);
+      dir = null;
+    }
+  }
+
   @Test
   void aSecondAnswerFromKeptPartialsOpensNoBlockAndASweptBlockIsReadAgain() throws Exception {
     dir = Files.createTempDirectory("mira-stepped");

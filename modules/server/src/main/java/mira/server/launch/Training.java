@@ -4,11 +4,13 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -137,6 +139,8 @@ public final class Training {
     out.add(json("/api/v1/series", "{\"name\": \"train.gauge\", " + window + "}"));
     out.add(json("/api/v1/series", "{\"name\": \"train.gauge\", " + window + ", \"step\": \"1m\", \"fn\": \"max\", "
         + "\"group_by\": [\"service.name\"]}"));
+    out.add(json("/api/v1/series", "{\"name\": \"train.requests\", " + window + ", \"step\": \"1m\", \"fn\": \"rate\", "
+        + "\"group_by\": [\"service.name\"]}"));
     out.add(json("/api/v1/entities", "{" + window + "}"));
     out.add(new Call("GET", "/api/v1/services?from=1767225500000000000&to=1767225700000000000", null, null, null, 200));
     out.add(json("/api/v1/map", "{" + window + "}"));
@@ -214,8 +218,18 @@ public final class Training {
   private static byte[] metrics() {
     Metric m = Metric.newBuilder().setName("train.gauge").setGauge(Gauge.newBuilder()
         .addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(1_767_225_600_000_000_000L).setAsDouble(1.5))).build();
+    // A cumulative counter, so the stepped rate (per-block partials) is trained as well as a gauge's max.
+    Sum.Builder sum = Sum.newBuilder()
+        .setIsMonotonic(true).setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+    for (int i = 0; i < 3; i++) {
+      sum.addDataPoints(NumberDataPoint.newBuilder().setStartTimeUnixNano(1_767_225_540_000_000_000L)
+          .setTimeUnixNano(1_767_225_600_000_000_000L + i * 30_000_000_000L).setAsInt(10L * (i + 1)));
+    }
+    Metric counter = Metric.newBuilder().setName("train.requests").setSum(sum).build();
     return ExportMetricsServiceRequest.newBuilder().addResourceMetrics(ResourceMetrics.newBuilder()
-        .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(m))).build().toByteArray();
+        .setResource(Resource.newBuilder().addAttributes(KeyValue.newBuilder().setKey("service.name")
+            .setValue(AnyValue.newBuilder().setStringValue("train"))))
+        .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(m).addMetrics(counter))).build().toByteArray();
   }
 
   private static byte[] gzip(byte[] b) {
