@@ -321,8 +321,8 @@ class MappedBlockReaderTest {
     try (BlockReader r = BlockReader.open(ref, root)) {
       assertThat(r.table("logs.arrow")).isPresent();
     }
-    // The value "1" is a flatbuffer string of length 1: its length, the digit, a NUL.
-    int value = text.lastIndexOf("\u0001\u0000\u0000\u00001\u0000");
+    // The value (one digit) is a flatbuffer string of length 1: its length, the digit, a NUL.
+    int value = text.lastIndexOf("\u0001\u0000\u0000\u0000" + mira.block.layout.LayoutVersion.CURRENT + "\u0000");
     assertThat(value).as("the version's value in the footer").isGreaterThan(text.lastIndexOf("ARROW1", bytes.length - 7) - 4096);
     bytes[value + 4] = '9';
     Files.write(file, bytes);
