@@ -38,13 +38,20 @@ public final class TextDictionary {
   /**
    * The dictionary of the first {@code rows} rows of {@code c}, or null where it would not save
    * {@value #MIN_SAVING_PERCENT} % of the column's data bytes (or the column is empty).
+   *
+   * @param groups per row, the group its value belongs with (an attribute table's key), or null: the
+   *     values are stored grouped by the group of the row each was first seen in, so a compressor
+   *     sees URLs beside URLs and request ids beside request ids (the cold tier's zstd); null keeps
+   *     the order first seen
    */
-  public static TextDictionary of(VarColumn c, int rows) {
+  public static TextDictionary of(VarColumn c, int rows, DictColumn groups) {
     if (rows == 0) {
       return null;
     }
     byte[] data = c.array();
-    int[] slots = new int[Integer.highestOneBit(Math.max(16, rows)) << 1];
+    // Sized for the distinct values, not the rows, and grown as they come: a table sized for a
+    // million rows would miss the cache on every probe (TableWriteBench, docs/performance.md).
+    int[] slots = new int[1024];
     int mask = slots.length - 1;
     int[] rowOf = new int[64];
     int[] hashes = new int[64];
@@ -78,6 +85,10 @@ public final class TextDictionary {
         hashes[e] = h;
         slots[s] = e + 1;
         distinctBytes += len;
+        if (distinct * 2 > slots.length) {
+          slots = rehash(hashes, distinct, slots.length * 2);
+          mask = slots.length - 1;
+        }
       }
       index[i] = e;
     }
@@ -86,19 +97,65 @@ public final class TextDictionary {
     if (saved * 100 < plain * MIN_SAVING_PERCENT) {
       return null;
     }
+    int[] order = order(rowOf, distinct, groups);
+    int[] renumber = new int[distinct];
     VarColumn values = VarColumn.utf8(c.name() + ".dict", false);
-    for (int e = 0; e < distinct; e++) {
-      int r = rowOf[e];
+    for (int k = 0; k < distinct; k++) {
+      int r = rowOf[order[k]];
+      renumber[order[k]] = k;
       values.append(data, c.start(r), c.end(r) - c.start(r));
     }
     FixedColumn indices = FixedColumn.i32(c.name(), c.nullable());
     for (int i = 0; i < rows; i++) {
       if (c.isSet(i)) {
-        indices.appendInt(index[i]);
+        indices.appendInt(renumber[index[i]]);
       } else {
         indices.appendNull();
       }
     }
     return new TextDictionary(indices, values);
+  }
+
+  private static int[] rehash(int[] hashes, int distinct, int capacity) {
+    int[] slots = new int[capacity];
+    int mask = capacity - 1;
+    for (int e = 0; e < distinct; e++) {
+      int s = hashes[e] & mask;
+      while (slots[s] != 0) {
+        s = (s + 1) & mask;
+      }
+      slots[s] = e + 1;
+    }
+    return slots;
+  }
+
+  /**
+   * The entries in the order they are stored: by the group of their first row (a counting sort,
+   * stable, so first seen within a group), or as first seen without groups.
+   */
+  private static int[] order(int[] rowOf, int distinct, DictColumn groups) {
+    int[] order = new int[distinct];
+    if (groups == null || groups.entries() == 0) {
+      for (int e = 0; e < distinct; e++) {
+        order[e] = e;
+      }
+      return order;
+    }
+    int[] start = new int[groups.entries() + 2];
+    for (int e = 0; e < distinct; e++) {
+      start[group(groups, rowOf[e]) + 2]++;
+    }
+    for (int g = 2; g < start.length; g++) {
+      start[g] += start[g - 1];
+    }
+    for (int e = 0; e < distinct; e++) {
+      order[start[group(groups, rowOf[e]) + 1]++] = e;
+    }
+    return order;
+  }
+
+  /** Row {@code r}'s group: its key's dictionary index, or the last group for a null key. */
+  private static int group(DictColumn groups, int r) {
+    return groups.isNull(r) ? groups.entries() - 1 : groups.index(r);
   }
 }

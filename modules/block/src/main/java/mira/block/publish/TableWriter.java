@@ -1,5 +1,6 @@
 package mira.block.publish;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.Layouts;
 import mira.block.layout.LayoutVersion;
 import java.io.IOException;
@@ -97,8 +98,12 @@ public final class TableWriter {
    * so and it pays ({@link TextDictionary#of}); null to store it as it is.
    */
   static TextDictionary deduplicated(Table table, Column c, int rows) {
-    return c instanceof VarColumn v && Layouts.of(table.file()).column(c.name()).deduplicated()
-        ? TextDictionary.of(v, rows) : null;
+    if (!(c instanceof VarColumn v) || !Layouts.of(table.file()).column(c.name()).deduplicated()) {
+      return null;
+    }
+    // An attribute table's values are stored grouped by key (what the cold tier compresses best).
+    Column key = Layouts.of(table.file()).attributes() ? table.column(ColumnNames.KEY) : null;
+    return TextDictionary.of(v, rows, key instanceof DictColumn d ? d : null);
   }
 
   /** The index type of a deduplicated column's dictionary encoding. */

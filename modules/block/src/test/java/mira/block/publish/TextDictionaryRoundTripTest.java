@@ -79,7 +79,7 @@ class TextDictionaryRoundTripTest {
         c.append(s);
       }
     }
-    TextDictionary d = TextDictionary.of(c, rows);
+    TextDictionary d = TextDictionary.of(c, rows, seed % 2 == 0 ? null : keys(seed, rows));
     if (d == null) {
       return;
     }
@@ -88,6 +88,20 @@ class TextDictionaryRoundTripTest {
       String got = d.indices().isSet(i) ? d.values().getString(d.indices().getInt(i)) : null;
       assertThat(got).as("seed %d row %d", seed, i).isEqualTo(strs.get(i));
     }
+  }
+
+  /** Random keys for {@code rows} rows, a few null, to group a dictionary's values by. */
+  static mira.block.column.DictColumn keys(long seed, int rows) {
+    Random r = new Random(seed ^ 0x5DEECE66DL);
+    mira.block.column.DictColumn k = new mira.block.column.DictColumn(ColumnNames.KEY, true);
+    for (int i = 0; i < rows; i++) {
+      if (r.nextInt(20) == 0) {
+        k.appendNull();
+      } else {
+        k.append("k" + r.nextInt(7));
+      }
+    }
+    return k;
   }
 
   @Property(tries = 25)
