@@ -336,6 +336,26 @@ class MappedBlockReaderTest {
   }
 
   /**
+   * A table that says it is layout version 1 (what Mira wrote before attribute text could be a
+   * dictionary) still reads: the version check accepts it, and its plain columns read as they are.
+   */
+  @Test
+  void aTableOfLayoutVersionOneStillReads() throws Exception {
+    BlockRef ref = TestBlocks.sample(data, Signal.LOGS, 8, 1);
+    Path file = ref.dir().resolve("logs.arrow");
+    byte[] bytes = Files.readAllBytes(file);
+    String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+    int value = text.lastIndexOf("\u0001\u0000\u0000\u0000" + mira.block.layout.LayoutVersion.CURRENT + "\u0000");
+    assertThat(value).as("the version's value in the footer").isPositive();
+    bytes[value + 4] = '1';
+    Files.write(file, bytes);
+    try (BlockReader r = BlockReader.open(ref, root)) {
+      assertThat(r.table("logs.arrow")).isPresent();
+      assertThat(r.table("logs.arrow").get().rows()).isEqualTo(8);
+    }
+  }
+
+  /**
    * Retention unlinks a block while a query reads it: the mappings keep the files alive, so every
    * row still reads correctly, including tables first asked for after the unlink.
    */
