@@ -400,7 +400,10 @@ public final class DuckLoader {
       FieldVector parent = t.column("parent_id");
       Dict key = Dict.of(t, "key");
       FieldVector type = t.column("type");
-      VarCharVector str = (VarCharVector) t.column("str");
+      // Since layout version 2 a block may store the values as a dictionary of its distinct ones.
+      boolean strDict = t.dictionary("str") != null;
+      Dict strValues = strDict ? Dict.of(t, "str") : null;
+      VarCharVector str = strDict ? null : (VarCharVector) t.column("str");
       BigIntVector i64 = (BigIntVector) t.column("int");
       Float8Vector f64 = (Float8Vector) t.column("double");
       BitVector bool = (BitVector) t.column("bool");
@@ -412,7 +415,8 @@ public final class DuckLoader {
         owner[j] = (int) longAt(parent, j);
         max = Math.max(max, owner[j]);
         text[j] = switch ((int) longAt(type, j)) {
-          case Attributes.TYPE_STR -> str.isNull(j) ? null : new String(str.get(j), StandardCharsets.UTF_8);
+          case Attributes.TYPE_STR -> strDict ? strValues.at(j)
+              : str.isNull(j) ? null : new String(str.get(j), StandardCharsets.UTF_8);
           case Attributes.TYPE_INT -> i64.isNull(j) ? null : Long.toString(i64.get(j));
           case Attributes.TYPE_DOUBLE -> f64.isNull(j) ? null : CanonicalText.ofDouble(f64.get(j));
           case Attributes.TYPE_BOOL -> bool.isNull(j) ? null : bool.get(j) != 0 ? "true" : "false";

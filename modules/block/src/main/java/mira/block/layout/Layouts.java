@@ -33,7 +33,7 @@ public final class Layouts {
       Col.of(ColumnNames.PARENT_ID, U32, false),
       Col.of(ColumnNames.KEY, DICT_UTF8, false),
       Col.of(ColumnNames.TYPE, U8, false),
-      Col.of(ColumnNames.STR, UTF8, true),
+      Col.text(ColumnNames.STR),
       Col.omittable(ColumnNames.INT, I64),
       Col.omittable(ColumnNames.DOUBLE, F64),
       Col.of(ColumnNames.BOOL, BOOL, true),

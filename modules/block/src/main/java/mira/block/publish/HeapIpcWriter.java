@@ -15,6 +15,8 @@ import java.util.zip.CRC32C;
 import mira.block.column.Column;
 import mira.block.column.DictColumn;
 import mira.block.column.IpcBody;
+import mira.block.column.TextDictionary;
+import mira.block.column.VarColumn;
 import mira.block.layout.LayoutVersion;
 import mira.block.table.Table;
 import org.apache.arrow.flatbuf.DictionaryBatch;
@@ -80,21 +82,31 @@ final class HeapIpcWriter {
 
   private long writeTable(Table table, int rows) throws IOException {
     List<Field> fields = new ArrayList<>();
-    List<DictColumn> dicts = new ArrayList<>();
+    // Per dictionary id, its values; per written column, what its record batch body comes from.
+    List<VarColumn> dicts = new ArrayList<>();
+    List<Column> bodies = new ArrayList<>();
     for (Column c : table.columns()) {
       if (TableWriter.omitted(table, c, rows)) {
         continue;
       }
-      if (c instanceof DictColumn d) {
+      TextDictionary text = TableWriter.deduplicated(table, c, rows);
+      if (text != null) {
+        fields.add(new Field(c.name(), new FieldType(c.nullable(), ArrowType.Utf8.INSTANCE,
+            new DictionaryEncoding(dicts.size(), false, TableWriter.TEXT_INDEX)), null));
+        dicts.add(text.values());
+        bodies.add(text.indices());
+      } else if (c instanceof DictColumn d) {
         // The file's field, as Arrow's writer turns an encoded field around: the dictionary's value
         // type (Utf8), the encoding naming the index type, no children.
         boolean nullable = d.field(dicts.size()).isNullable();
         fields.add(new Field(c.name(),
             new FieldType(nullable, ArrowType.Utf8.INSTANCE, new DictionaryEncoding(dicts.size(), false, DICT_INDEX)),
             null));
-        dicts.add(d);
+        dicts.add(d.values());
+        bodies.add(c);
       } else {
         fields.add(c.field());
+        bodies.add(c);
       }
     }
     Schema schema = new Schema(fields);
@@ -107,15 +119,13 @@ final class HeapIpcWriter {
     List<ArrowBlock> dictionaryBlocks = new ArrayList<>(dicts.size());
     for (int id = 0; id < dicts.size(); id++) {
       Body body = new Body();
-      DictColumn d = dicts.get(id);
-      d.values().body(d.values().size(), body);
-      dictionaryBlocks.add(batch(body, d.values().size(), id));
+      VarColumn values = dicts.get(id);
+      values.body(values.size(), body);
+      dictionaryBlocks.add(batch(body, values.size(), id));
     }
     Body body = new Body();
-    for (Column c : table.columns()) {
-      if (!TableWriter.omitted(table, c, rows)) {
-        c.body(rows, body);
-      }
+    for (Column c : bodies) {
+      c.body(rows, body);
     }
     ArrowBlock recordBlock = batch(body, rows, -1);
 

@@ -1,5 +1,6 @@
 package mira.block.publish;
 
+import mira.block.layout.ColumnNames;
 import mira.block.layout.Layouts;
 import mira.block.layout.LayoutVersion;
 import java.io.IOException;
@@ -16,9 +17,12 @@ import java.util.Map;
 import java.util.zip.CRC32C;
 import mira.block.column.Column;
 import mira.block.column.DictColumn;
+import mira.block.column.TextDictionary;
+import mira.block.column.VarColumn;
 import mira.block.table.Table;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.Dictionary;
@@ -26,7 +30,10 @@ import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -86,6 +93,22 @@ public final class TableWriter {
     return rows > 0 && Layouts.of(table.file()).column(c.name()).omittable() && c.allNull(rows);
   }
 
+  /**
+   * The column's distinct values and per-row indices, where the layout lets this column be stored
+   * so and it pays ({@link TextDictionary#of}); null to store it as it is.
+   */
+  static TextDictionary deduplicated(Table table, Column c, int rows) {
+    if (!(c instanceof VarColumn v) || !Layouts.of(table.file()).column(c.name()).deduplicated()) {
+      return null;
+    }
+    // An attribute table's values are stored grouped by key (what the cold tier compresses best).
+    Column key = Layouts.of(table.file()).attributes() ? table.column(ColumnNames.KEY) : null;
+    return TextDictionary.of(v, rows, key instanceof DictColumn d ? d : null);
+  }
+
+  /** The index type of a deduplicated column's dictionary encoding. */
+  static final ArrowType.Int TEXT_INDEX = new ArrowType.Int(32, true);
+
   /** Loads {@code rows} rows of {@code table} into Arrow vectors allocated from {@code allocator}. */
   public static Loaded load(Table table, int rows, BufferAllocator allocator) {
     List<Field> fields = new ArrayList<>();
@@ -97,6 +120,15 @@ public final class TableWriter {
     try {
       for (Column c : table.columns()) {
         if (omitted(table, c, rows)) {
+          continue;
+        }
+        TextDictionary text = deduplicated(table, c, rows);
+        if (text != null) {
+          DictionaryEncoding encoding = new DictionaryEncoding(dictId, false, TEXT_INDEX);
+          fields.add(new Field(c.name(), new FieldType(c.nullable(), TEXT_INDEX, encoding), null));
+          provider.put(new Dictionary(vector(text.values(), allocator), encoding));
+          dictId++;
+          text.indices().export(rows, nodes, buffers, allocator);
           continue;
         }
         if (c instanceof DictColumn d) {
@@ -122,6 +154,23 @@ public final class TableWriter {
         for (long id : provider.getDictionaryIds()) {
           provider.lookup(id).getVector().close();
         }
+      }
+    }
+  }
+
+  /** {@code values} as a vector of its own (the caller closes it). */
+  private static FieldVector vector(VarColumn values, BufferAllocator allocator) {
+    Field f = values.field();
+    List<ArrowFieldNode> nodes = new ArrayList<>();
+    List<ArrowBuf> bufs = new ArrayList<>();
+    try {
+      values.export(values.size(), nodes, bufs, allocator);
+      FieldVector v = f.createVector(allocator);
+      v.loadFieldBuffers(nodes.get(0), bufs);
+      return v;
+    } finally {
+      for (ArrowBuf b : bufs) {
+        b.close();
       }
     }
   }

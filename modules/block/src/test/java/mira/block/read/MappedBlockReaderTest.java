@@ -321,8 +321,8 @@ class MappedBlockReaderTest {
     try (BlockReader r = BlockReader.open(ref, root)) {
       assertThat(r.table("logs.arrow")).isPresent();
     }
-    // The value "1" is a flatbuffer string of length 1: its length, the digit, a NUL.
-    int value = text.lastIndexOf("\u0001\u0000\u0000\u00001\u0000");
+    // The value (one digit) is a flatbuffer string of length 1: its length, the digit, a NUL.
+    int value = text.lastIndexOf("\u0001\u0000\u0000\u0000" + mira.block.layout.LayoutVersion.CURRENT + "\u0000");
     assertThat(value).as("the version's value in the footer").isGreaterThan(text.lastIndexOf("ARROW1", bytes.length - 7) - 4096);
     bytes[value + 4] = '9';
     Files.write(file, bytes);
@@ -332,6 +332,26 @@ class MappedBlockReaderTest {
         assertThat(e.file()).isEqualTo("logs.arrow");
         assertThat(e.getMessage()).contains("layout version \"9\"");
       });
+    }
+  }
+
+  /**
+   * A table that says it is layout version 1 (what Mira wrote before attribute text could be a
+   * dictionary) still reads: the version check accepts it, and its plain columns read as they are.
+   */
+  @Test
+  void aTableOfLayoutVersionOneStillReads() throws Exception {
+    BlockRef ref = TestBlocks.sample(data, Signal.LOGS, 8, 1);
+    Path file = ref.dir().resolve("logs.arrow");
+    byte[] bytes = Files.readAllBytes(file);
+    String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+    int value = text.lastIndexOf("\u0001\u0000\u0000\u0000" + mira.block.layout.LayoutVersion.CURRENT + "\u0000");
+    assertThat(value).as("the version's value in the footer").isPositive();
+    bytes[value + 4] = '1';
+    Files.write(file, bytes);
+    try (BlockReader r = BlockReader.open(ref, root)) {
+      assertThat(r.table("logs.arrow")).isPresent();
+      assertThat(r.table("logs.arrow").get().rows()).isEqualTo(8);
     }
   }
 

@@ -29,7 +29,7 @@ public final class AttrTable {
     this.parent = IntReader.of(t == null ? null : t.column(ColumnNames.PARENT_ID));
     this.key = DictReader.of(t, ColumnNames.KEY);
     this.type = IntReader.of(t == null ? null : t.column(ColumnNames.TYPE));
-    this.str = VarReader.of(t == null ? null : t.column(ColumnNames.STR));
+    this.str = VarReader.of(t, ColumnNames.STR);
     this.i64 = IntReader.of(t == null ? null : t.column(ColumnNames.INT));
     this.f64 = IntReader.of(t == null ? null : t.column(ColumnNames.DOUBLE));
     this.bool = BoolReader.of(t == null ? null : t.column(ColumnNames.BOOL));
