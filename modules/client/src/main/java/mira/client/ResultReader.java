@@ -178,26 +178,144 @@ public final class ResultReader {
    * to compute a series function over every node's points.
    */
   public static SeriesPoints seriesPoints(byte[] body) throws IOException {
-    Map<String, Object> doc = object(parse(body), "the answer");
-    List<Object> raw = list(doc.get("series"), "series");
-    List<SeriesPoints.Stored> out = new ArrayList<>(raw.size());
-    for (int i = 0; i < raw.size(); i++) {
-      Map<String, Object> s = object(raw.get(i), "series[" + i + "]");
-      List<Object> rawPoints = list(s.get("points"), "points");
-      List<SeriesPoints.Point> points = new ArrayList<>(rawPoints.size());
-      for (Object o : rawPoints) {
-        points.add(storedPoint(object(o, "a point")));
+    // Streamed: a node's points answer runs to megabytes (10,000 points, 2.3 MB), and the generic
+    // tree of every point was most of what reading it cost. Members other than the points go
+    // through the generic reader, so every check and message is the same as elsewhere.
+    try (JsonParser p = JSON.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("the answer is not an object");
       }
+      Members top = new Members();
+      List<SeriesPoints.Stored> out = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        p.nextToken();
+        if (key.equals("series") && out == null) {
+          out = storedSeries(p);
+        } else {
+          top.keys.add(key);
+          top.values.add(read(p, 1));
+        }
+      }
+      if (p.nextToken() != null) {
+        throw new IOException("trailing content after the answer");
+      }
+      if (out == null) {
+        throw new IOException("\"series\" is missing or not an array");
+      }
+      Map<String, Object> doc = top.asMap();
+      return new SeriesPoints(out, doc.get("exact_name") == Boolean.TRUE, num(doc, "dropped_series"), stats(doc),
+          refused(doc));
+    }
+  }
+
+  private static List<SeriesPoints.Stored> storedSeries(JsonParser p) throws IOException {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new IOException("\"series\" is missing or not an array");
+    }
+    List<SeriesPoints.Stored> out = new ArrayList<>();
+    for (int i = 0; p.nextToken() != JsonToken.END_ARRAY; i++) {
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        throw new IOException("series[" + i + "] is not an object");
+      }
+      Members m = new Members();
+      List<SeriesPoints.Point> points = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        p.nextToken();
+        if (key.equals("points") && points == null) {
+          if (p.currentToken() != JsonToken.START_ARRAY) {
+            throw new IOException("\"points\" is missing or not an array");
+          }
+          points = new ArrayList<>();
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            points.add(storedPoint(p));
+          }
+        } else {
+          m.keys.add(key);
+          m.values.add(read(p, 3));
+        }
+      }
+      if (points == null) {
+        throw new IOException("\"points\" is missing or not an array");
+      }
+      Map<String, Object> s = m.asMap();
       out.add(new SeriesPoints.Stored(str(s, "name"), str(s, "type"), str(s, "unit"), str(s, "description"),
           entries(s.get("resource"), "resource"), attributes(s), num(s, "entity"), (int) num(s, "temporality"),
           s.get("monotonic") == Boolean.TRUE, num(s, "dropped_points"), points));
     }
-    return new SeriesPoints(out, doc.get("exact_name") == Boolean.TRUE, num(doc, "dropped_series"), stats(doc),
-        refused(doc));
+    return out;
   }
 
-  private static SeriesPoints.Point storedPoint(Map<String, Object> p) throws IOException {
-    int kind = (int) num(p, "kind");
+  /** A stored point's scalar members; all are required but {@code l} and {@code d} (zero when absent). */
+  private static final List<String> POINT_SCALARS = List.of("t", "node", "seq", "id", "kind", "l", "d", "start");
+
+  /** One stored point, streamed: its scalar members read in place, the rest through the generic reader. */
+  private static SeriesPoints.Point storedPoint(JsonParser p) throws IOException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new IOException("a point is not an object");
+    }
+    Members rest = null;
+    long t = 0;
+    long node = 0;
+    long seq = 0;
+    long id = 0;
+    long kind = 0;
+    long l = 0;
+    double d = 0;
+    long start = 0;
+    int seen = 0; // a bit per scalar member read, so a repeated key keeps its first value as elsewhere
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String key = p.currentName();
+      p.nextToken();
+      int at = POINT_SCALARS.indexOf(key);
+      if (at < 0 || (seen & (1 << at)) != 0) {
+        if (rest == null) {
+          rest = new Members();
+        }
+        rest.keys.add(key);
+        rest.values.add(read(p, 5));
+        continue;
+      }
+      seen |= 1 << at;
+      switch (key) {
+        case "t" -> t = streamedNum(p, key);
+        case "node" -> node = streamedNum(p, key);
+        case "seq" -> seq = streamedNum(p, key);
+        case "id" -> id = streamedNum(p, key);
+        case "kind" -> kind = streamedNum(p, key);
+        case "l" -> l = streamedNum(p, key);
+        case "d" -> d = decimal(read(p, 5), "d");
+        default -> start = streamedNum(p, key);
+      }
+    }
+    for (int k = 0; k < POINT_SCALARS.size(); k++) {
+      String name = POINT_SCALARS.get(k);
+      if ((seen & (1 << k)) == 0 && !name.equals("l") && !name.equals("d")) {
+        throw new IOException("\"" + name + "\" is missing or not an integer");
+      }
+    }
+    Map<String, Object> x = rest == null ? Map.of() : rest.asMap();
+    return storedPoint(x, t, (int) node, seq, (int) id, (int) kind, l, d, start);
+  }
+
+  /** As {@link #num} for the value under the parser. */
+  private static long streamedNum(JsonParser p, String key) throws IOException {
+    return switch (p.currentToken()) {
+      case VALUE_NUMBER_INT -> p.getLongValue();
+      case VALUE_STRING -> {
+        try {
+          yield Long.parseLong(p.getText());
+        } catch (NumberFormatException e) {
+          throw new IOException("\"" + key + "\" is not an integer: " + p.getText());
+        }
+      }
+      default -> throw new IOException("\"" + key + "\" is missing or not an integer");
+    };
+  }
+
+  private static SeriesPoints.Point storedPoint(Map<String, Object> p, long t, int node, long seq, int id, int kind,
+      long l, double d, long start) throws IOException {
     List<SeriesResult.Exemplar> exemplars = new ArrayList<>();
     if (p.get("exemplars") != null) {
       for (Object o : list(p.get("exemplars"), "exemplars")) {
@@ -223,9 +341,7 @@ public final class ResultReader {
       exp = new SeriesPoints.Exp((int) num(e, "scale"), decimal(e.get("zero"), "zero"), (int) num(e, "pos_offset"),
           doubles(e.get("pos"), "pos"), (int) num(e, "neg_offset"), doubles(e.get("neg"), "neg"));
     }
-    return new SeriesPoints.Point(num(p, "t"), (int) num(p, "node"), num(p, "seq"), (int) num(p, "id"), kind,
-        p.containsKey("l") ? num(p, "l") : 0, p.containsKey("d") ? decimal(p.get("d"), "d") : 0, num(p, "start"),
-        exemplars, counts, doubles(p.get("bounds"), "bounds"), exp, doubles(p.get("quantiles"), "quantiles"),
+    return new SeriesPoints.Point(t, node, seq, id, kind, l, d, start, exemplars, counts, doubles(p.get("bounds"), "bounds"), exp, doubles(p.get("quantiles"), "quantiles"),
         doubles(p.get("values"), "values"));
   }
 

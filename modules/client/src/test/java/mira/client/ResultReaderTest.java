@@ -154,6 +154,45 @@ class ResultReaderTest {
   }
 
   @Test
+  void aPointsAnswerOfTheWrongShapeNamesWhatIsWrong() {
+    String series = "{\"name\": \"m\", \"type\": \"sum\", \"unit\": \"\", \"description\": \"\", \"resource\": {},"
+        + " \"attributes\": {}, \"entity\": \"0\", \"temporality\": 2, \"monotonic\": true, \"dropped_points\": \"0\",";
+    String tail = "], \"dropped_series\": \"0\", \"stats\": {\"blocks_total\": 0, \"blocks_pruned\": 0,"
+        + " \"blocks_scanned\": 0, \"rows_scanned\": \"0\", \"rows_matched\": \"0\", \"took_ms\": \"0\"}}";
+    String point = "{\"t\": \"5\", \"node\": 1, \"seq\": \"2\", \"id\": 0, \"kind\": 1, \"l\": \"7\", \"start\": \"0\"}";
+    assertThatThrownBy(() -> ResultReader.seriesPoints(bytes("{\"series\": {}}")))
+        .isInstanceOf(IOException.class).hasMessageContaining("\"series\" is missing or not an array");
+    assertThatThrownBy(() -> ResultReader.seriesPoints(bytes("{\"series\": [" + series + " \"points\": 3}" + tail)))
+        .isInstanceOf(IOException.class).hasMessageContaining("\"points\" is missing");
+    assertThatThrownBy(() -> ResultReader.seriesPoints(bytes("{\"series\": [" + series + " \"points\": ["
+        + point.replace("\"t\": \"5\", ", "") + "]}" + tail)))
+        .isInstanceOf(IOException.class).hasMessageContaining("\"t\" is missing or not an integer");
+    assertThatThrownBy(() -> ResultReader.seriesPoints(bytes("{\"series\": [" + series + " \"points\": ["
+        + point.replace("\"seq\": \"2\"", "\"seq\": \"two\"") + "]}" + tail)))
+        .isInstanceOf(IOException.class).hasMessageContaining("\"seq\" is not an integer: two");
+    assertThatThrownBy(() -> ResultReader.seriesPoints(bytes("{\"series\": [" + series + " \"points\": [" + point
+        + "]}" + tail + " {}"))).isInstanceOf(IOException.class).hasMessageContaining("trailing content");
+  }
+
+  @Test
+  void aPointsAnswerKeepsTheFirstOfARepeatedMemberAsEveryReaderDoes() throws IOException {
+    String body = "{\"series\": [{\"name\": \"m\", \"type\": \"sum\", \"unit\": \"\", \"description\": \"\","
+        + " \"resource\": {}, \"attributes\": {}, \"entity\": \"0\", \"temporality\": 2, \"monotonic\": true,"
+        + " \"dropped_points\": \"0\", \"points\": [{\"t\": \"5\", \"t\": \"6\", \"node\": 1, \"seq\": \"2\","
+        + " \"id\": 0, \"kind\": 1, \"l\": \"7\", \"start\": \"0\"}]}], \"dropped_series\": \"0\","
+        + " \"stats\": {\"blocks_total\": 0, \"blocks_pruned\": 0, \"blocks_scanned\": 0, \"rows_scanned\": \"0\","
+        + " \"rows_matched\": \"0\", \"took_ms\": \"0\"}}";
+    SeriesPoints.Point got = ResultReader.seriesPoints(bytes(body)).series().get(0).points().get(0);
+    assertThat(got.time()).isEqualTo(5);
+    assertThat(got.l()).isEqualTo(7);
+    assertThat(got.d()).isZero();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void typesJsonCannotCarryComeBackAsTheirText() throws IOException {
     LogRow sent = log(0, List.of(new Attribute("i", new Value.Int(Long.MIN_VALUE)),
         new Attribute("b", new Value.Bytes(new byte[] {0, 1, (byte) 0xFF})),
