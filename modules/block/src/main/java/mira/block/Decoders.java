@@ -44,7 +44,7 @@ public final class Decoders {
           d = new LogsDecoder();
         }
         try {
-          LogsBatch into = (LogsBatch) POOLS[0].take();
+          LogsBatch into = (LogsBatch) POOLS[0].take(len);
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           LOGS.offer(d);
@@ -56,7 +56,7 @@ public final class Decoders {
           d = new TracesDecoder();
         }
         try {
-          TracesBatch into = (TracesBatch) POOLS[1].take();
+          TracesBatch into = (TracesBatch) POOLS[1].take(len);
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           TRACES.offer(d);
@@ -68,7 +68,7 @@ public final class Decoders {
           d = new MetricsDecoder();
         }
         try {
-          MetricsBatch into = (MetricsBatch) POOLS[2].take();
+          MetricsBatch into = (MetricsBatch) POOLS[2].take(len);
           yield d.decode(body, off, len, receivedAt, into);
         } finally {
           METRICS.offer(d);

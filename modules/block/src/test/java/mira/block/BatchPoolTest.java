@@ -50,4 +50,25 @@ class BatchPoolTest {
     assertThat(decodeInto(signal, b, sized).capacityBytes()).isEqualTo(sized.capacityBytes());
     assertThat(sized.records()).isEqualTo(records);
   }
+
+  @ParameterizedTest
+  @EnumSource(Signal.class)
+  void anExportOfTheSameSizeGetsThePooledBatchAndASmallOneAFreshSmallBatch(Signal signal) throws Exception {
+    byte[] big = export(signal, 2000);
+    byte[] small = export(signal, 3);
+    BatchPool pool = new BatchPool(signal);
+    Batch first = decodeInto(signal, big, pool.take(big.length));
+    long grown = first.capacityBytes();
+    System.out.printf("%s: %d records, %d body bytes, %d bytes of arrays (%.1f per body byte)%n", signal,
+        first.records(), big.length, grown, grown / (double) big.length);
+    pool.offer(first);
+
+    Batch forSmall = pool.take(small.length);
+    assertThat(forSmall).as("the large pooled batch is kept for a large export").isNotSameAs(first);
+    assertThat(forSmall.capacityBytes()).as("nor is a fresh one sized like it")
+        .isLessThanOrEqualTo(BatchPool.SMALL_CAPACITY).isLessThan(grown);
+    assertThat(pool.take(big.length)).as("an export like the one that grew it reuses it").isSameAs(first);
+    Batch sized = pool.take(big.length);
+    assertThat(sized.capacityBytes()).as("and a new batch for one is sized like it").isGreaterThanOrEqualTo(grown);
+  }
 }
